@@ -1,0 +1,30 @@
+"""Difficulty levels for the UI: configurations of the agents.
+
+The person's Guandan partner plays at the strongest level unless the person chooses otherwise.
+"""
+
+from __future__ import annotations
+
+from cardavia.ai.base import Agent
+
+DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+STRONGEST = "expert"
+
+#: difficulty → agent name in :data:`cardavia.ai.AGENTS` (updated as stronger agents land).
+_AGENT_FOR: dict[str, str] = {
+    "easy": "random",
+    "normal": "random",
+    "hard": "random",
+    "expert": "random",
+}
+
+
+def agent_for(difficulty: str, seed: int = 0) -> Agent:
+    """The agent playing at ``difficulty`` (one of :data:`DIFFICULTIES`)."""
+    from cardavia.ai import make_agent
+
+    if difficulty not in _AGENT_FOR:
+        raise ValueError(
+            f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}"
+        )
+    return make_agent(_AGENT_FOR[difficulty], seed)

@@ -1,0 +1,351 @@
+"""The deal as a state machine, shared by both games: turns, passes, tricks, finishing.
+
+A deal is the fold of its events (:mod:`cardavia.events`). Live actions (:meth:`play`,
+:meth:`pass_turn`) validate first and then apply the event they produce, so a refused
+action never changes the state. Games plug in their combinations and turn rules by
+overriding a few hooks (:class:`cardavia.rules.guandan.deal.GuandanDeal`,
+:class:`cardavia.rules.runfast.deal.RunFastDeal`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from cardavia.cards import Card, CardError, card_from_code, format_cards
+from cardavia.events import (
+    DealEnded,
+    DealStarted,
+    Event,
+    LeaderSet,
+    Passed,
+    Played,
+    Returned,
+    TributeCancelled,
+    TributePaid,
+)
+from cardavia.rules.combo import Combo, ComboType, beats
+from cardavia.rules.errors import (
+    AmbiguousPlay,
+    BadInterpretation,
+    CardsNotInHand,
+    DealOver,
+    IllegalPass,
+    IllegalPlay,
+    NotYourTurn,
+)
+
+#: What a caller may pass to say which reading is meant: a Combo, a type, or (type, rank).
+Interpretation = Combo | ComboType | str | tuple[ComboType | str, str | int | None] | None
+
+PHASE_TRIBUTE = "tribute"
+PHASE_PLAY = "play"
+PHASE_OVER = "over"
+
+
+def _counts(cards: Iterable[Card]) -> list[int]:
+    cnt = [0] * 54
+    for c in cards:
+        cnt[c.code] += 1
+    return cnt
+
+
+class TrickDeal(ABC):
+    """One deal in progress. Subclasses set ``game`` and ``n_seats`` and the rule hooks."""
+
+    game: ClassVar[str]
+    n_seats: ClassVar[int]
+
+    def __init__(self, start: DealStarted) -> None:
+        if len(start.hands) != self.n_seats:
+            raise ValueError(f"{self.game} needs {self.n_seats} hands, got {len(start.hands)}")
+        self.seed = start.seed
+        self.deal_index = start.deal
+        self.dealt: tuple[tuple[Card, ...], ...] = start.hands
+        self.cnt: list[list[int]] = [_counts(h) for h in start.hands]
+        self.size: list[int] = [len(h) for h in start.hands]
+        self.phase = PHASE_PLAY if start.leader is not None else PHASE_TRIBUTE
+        self.turn: int | None = start.leader
+        self.first_leader: int | None = start.leader
+        self.top: Combo | None = None
+        self.top_seat: int | None = None
+        self.passes = 0
+        self.places: list[int] = []
+        self.played_any: list[bool] = [False] * self.n_seats
+        self.plays: list[tuple[int, Combo | None]] = []  # every action of the play phase
+        self.trick: list[tuple[int, Combo | None]] = []  # the current trick's actions
+        self.result: dict[str, Any] | None = None
+        self.events: list[Event] = [start]
+
+    # ------------------------------------------------------------------ reading the state
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds, sorted by code."""
+        cnt = self.cnt[seat]
+        return [card_from_code(code) for code in range(54) for _ in range(cnt[code])]
+
+    def is_active(self, seat: int) -> bool:
+        return self.size[seat] > 0 and self.phase != PHASE_OVER
+
+    @property
+    def over(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    @property
+    def leading(self) -> bool:
+        """Whether the player to move leads a fresh trick."""
+        return self.top is None
+
+    def next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` in turn order that still holds cards."""
+        for step in range(1, self.n_seats + 1):
+            s = (seat + step) % self.n_seats
+            if self.size[s] > 0:
+                return s
+        return seat
+
+    # ------------------------------------------------------------------ rule hooks
+
+    @abstractmethod
+    def readings(self, cards: Sequence[Card]) -> list[Combo]:
+        """Every reading of ``cards`` in the current situation."""
+
+    def check_allowed(self, seat: int, combo: Combo) -> str | None:
+        """Why ``combo`` may not be played now (None when it may)."""
+        if self.top is not None and not beats(combo, self.top):
+            return f"{combo.describe()} does not beat {self.top.describe()}"
+        return None
+
+    @abstractmethod
+    def check_pass(self, seat: int) -> str | None:
+        """Why ``seat`` may not pass now (None when it may)."""
+
+    @abstractmethod
+    def deal_finished(self) -> bool:
+        """Whether the finishing order so far ends the deal."""
+
+    def final_places(self) -> tuple[int, ...]:
+        """The finishing order recorded when the deal ends."""
+        return tuple(self.places)
+
+    @abstractmethod
+    def settlement(self, places: tuple[int, ...]) -> dict[str, Any]:
+        """The result recorded in :class:`DealEnded`."""
+
+    def handover(self, last_player: int) -> int:
+        """Who leads when ``last_player`` has finished and everyone else passed."""
+        return self.next_active(last_player)
+
+    # ------------------------------------------------------------------ live actions
+
+    def _check_turn(self, seat: int) -> None:
+        if self.phase == PHASE_OVER:
+            raise DealOver("the deal is over; no more plays")
+        if self.phase != PHASE_PLAY:
+            raise NotYourTurn(f"the deal is in the {self.phase} phase; nobody plays yet")
+        if not 0 <= seat < self.n_seats:
+            raise NotYourTurn(f"seat {seat} does not exist; seats are 0 to {self.n_seats - 1}")
+        if seat != self.turn:
+            raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+
+    def _check_holds(self, seat: int, cards: Sequence[Card]) -> None:
+        need = _counts(cards)
+        have = self.cnt[seat]
+        for code in range(54):
+            if need[code] > have[code]:
+                card = card_from_code(code)
+                raise CardsNotInHand(
+                    f"seat {seat} does not hold {card}"
+                    + (f" {need[code]} times" if need[code] > 1 else "")
+                )
+
+    def legal_readings(self, seat: int, cards: Sequence[Card]) -> list[Combo]:
+        """The readings of ``cards`` that ``seat`` may play now (turn not checked)."""
+        return [r for r in self.readings(cards) if self.check_allowed(seat, r) is None]
+
+    def choose_reading(
+        self, seat: int, cards: Sequence[Card], interpretation: Interpretation = None
+    ) -> Combo:
+        """Validate a play and return the reading it is played as (G-5.6). Changes nothing."""
+        if not cards:
+            raise IllegalPlay("a play needs at least one card; to pass, pass")
+        self._check_holds(seat, cards)
+        readings = self.readings(cards)
+        text = format_cards(cards)
+        if not readings:
+            raise IllegalPlay(f"{text} is not a combination in {self.game}")
+        if interpretation is not None:
+            chosen = _match_interpretation(readings, interpretation)
+            if chosen is None:
+                options = ", ".join(r.describe() for r in readings)
+                raise BadInterpretation(
+                    f"{text} cannot be read as {_describe_interpretation(interpretation)};"
+                    f" it reads as {options}"
+                )
+            why = self.check_allowed(seat, chosen)
+            if why is not None:
+                raise IllegalPlay(why)
+            return chosen
+        legal = [r for r in readings if self.check_allowed(seat, r) is None]
+        if not legal:
+            why = self.check_allowed(seat, readings[-1])
+            raise IllegalPlay(why or f"{text} may not be played now")
+        if len(legal) > 1:
+            options = ", ".join(r.describe() for r in legal)
+            raise AmbiguousPlay(f"{text} can be played as {options}; choose one")
+        return legal[0]
+
+    def play(
+        self, seat: int, cards: Sequence[Card] | str, interpretation: Interpretation = None
+    ) -> Played:
+        """Play ``cards`` for ``seat`` (with the intended reading when several are legal)."""
+        self._check_turn(seat)
+        card_list = _as_cards(cards)
+        combo = self.choose_reading(seat, card_list, interpretation)
+        return self._act(Played(seat, combo))
+
+    def play_combo(self, seat: int, combo: Combo) -> Played:
+        """Play a reading produced by the engine (an agent's move); validated the same way."""
+        self._check_turn(seat)
+        chosen = self.choose_reading(seat, list(combo.cards), combo)
+        return self._act(Played(seat, chosen))
+
+    def pass_turn(self, seat: int) -> Passed:
+        """Pass for ``seat``."""
+        self._check_turn(seat)
+        if self.top is None:
+            raise IllegalPass(f"seat {seat} leads and cannot pass")
+        why = self.check_pass(seat)
+        if why is not None:
+            raise IllegalPass(why)
+        return self._act(Passed(seat))
+
+    def _act(self, event: Played | Passed) -> Any:
+        self.apply(event)
+        if isinstance(event, Played) and self.phase == PHASE_PLAY and self.deal_finished():
+            places = self.final_places()
+            self.apply(DealEnded(places, self.settlement(places)))
+        return event
+
+    # ------------------------------------------------------------------ the fold
+
+    def apply(self, event: Event) -> None:
+        """Fold one event into the state (no validation: events come from validated actions)."""
+        if isinstance(event, Played):
+            self._apply_played(event)
+        elif isinstance(event, Passed):
+            self._apply_passed(event)
+        elif isinstance(event, LeaderSet):
+            self.phase = PHASE_PLAY
+            self.turn = event.seat
+            self.first_leader = event.seat
+        elif isinstance(event, TributePaid | Returned):
+            self.cnt[event.giver][event.card.code] -= 1
+            self.size[event.giver] -= 1
+            self.cnt[event.receiver][event.card.code] += 1
+            self.size[event.receiver] += 1
+        elif isinstance(event, TributeCancelled):
+            pass
+        elif isinstance(event, DealEnded):
+            self.phase = PHASE_OVER
+            self.turn = None
+            self.places = list(event.places)
+            self.result = event.result
+        elif isinstance(event, DealStarted):
+            raise ValueError("a deal has exactly one DealStarted event, at its start")
+        self.events.append(event)
+
+    def _apply_played(self, event: Played) -> None:
+        seat, combo = event.seat, event.combo
+        cnt = self.cnt[seat]
+        for c in combo.cards:
+            cnt[c.code] -= 1
+        self.size[seat] -= len(combo.cards)
+        self.played_any[seat] = True
+        if self.top is None:
+            self.trick = []
+        self.top = combo
+        self.top_seat = seat
+        self.passes = 0
+        self.plays.append((seat, combo))
+        self.trick.append((seat, combo))
+        if self.size[seat] == 0:
+            self.places.append(seat)
+        self.turn = self.next_active(seat)
+
+    def _apply_passed(self, event: Passed) -> None:
+        seat = event.seat
+        self.passes += 1
+        self.plays.append((seat, None))
+        self.trick.append((seat, None))
+        assert self.top_seat is not None
+        active = sum(1 for s in self.size if s > 0)
+        last = self.top_seat
+        if self.size[last] > 0:
+            trick_over = self.passes >= active - 1
+            leader = last
+        else:
+            trick_over = self.passes >= active
+            leader = self.handover(last)
+        if trick_over:
+            self.top = None
+            self.top_seat = None
+            self.passes = 0
+            self.turn = leader
+            self.on_trick_end(last)
+        else:
+            self.turn = self.next_active(seat)
+
+    def on_trick_end(self, winner: int) -> None:
+        """Hook called when a trick ends; ``winner`` made its last play."""
+
+
+def _as_cards(cards: Sequence[Card] | str) -> list[Card]:
+    from cardavia.cards import parse_cards
+
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    out = list(cards)
+    for c in out:
+        if not isinstance(c, Card):
+            raise CardError(f"{c!r} is not a card")
+    return out
+
+
+def _describe_interpretation(interpretation: Interpretation) -> str:
+    if isinstance(interpretation, Combo):
+        return interpretation.describe()
+    if isinstance(interpretation, tuple):
+        return " ".join(str(x) for x in interpretation if x is not None)
+    return str(interpretation)
+
+
+def _match_interpretation(readings: list[Combo], interpretation: Interpretation) -> Combo | None:
+    """The reading named by ``interpretation`` (a Combo, a type, or (type, rank))."""
+    from cardavia.cards import rank_from_symbol
+
+    if isinstance(interpretation, Combo):
+        want_type = interpretation.type
+        want_rank = interpretation.rank
+        for r in readings:
+            if r.type == want_type and r.rank == want_rank and r.size == interpretation.size:
+                return r
+        return None
+    if isinstance(interpretation, tuple):
+        type_part, rank_part = interpretation
+    else:
+        type_part, rank_part = interpretation, None
+    ctype = type_part if isinstance(type_part, ComboType) else ComboType.parse(str(type_part))
+    candidates = [r for r in readings if r.type == ctype]
+    if rank_part is not None:
+        rank = (
+            rank_from_symbol(rank_part) if isinstance(rank_part, str) else rank_part
+        )
+        candidates = [r for r in candidates if r.rank is not None and int(r.rank) == int(rank)]
+    if len(candidates) == 1:
+        return candidates[0]
+    if len(candidates) > 1:
+        options = ", ".join(r.describe() for r in candidates)
+        raise AmbiguousPlay(f"that type fits several readings ({options}); name the rank too")
+    return None

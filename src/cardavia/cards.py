@@ -118,7 +118,7 @@ class Card:
     natural cards, 52 for the black joker and 53 for the red joker.
     """
 
-    __slots__ = ("code", "rank", "suit", "_text")
+    __slots__ = ("_text", "code", "rank", "suit")
     _ALL: ClassVar[list[Card]] = []
 
     code: int

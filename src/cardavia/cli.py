@@ -106,9 +106,9 @@ def _request(ns: argparse.Namespace) -> dict[str, Any]:
     if getattr(ns, "hands", None) is not None:
         req["hands"] = list(ns.hands)
     for key in ("never_played", "bomb_bonus"):
-        value = _seats_arg(getattr(ns, key, None))
-        if value is not None:
-            req[key] = value
+        seats = _seats_arg(getattr(ns, key, None))
+        if seats is not None:
+            req[key] = seats
     return req
 
 
@@ -123,7 +123,7 @@ def _batch() -> int:
             _emit({"error": f"the line is not valid JSON ({err.msg} at column {err.colno})"})
         except OracleError as err:
             _emit({"error": str(err)})
-        except Exception as err:  # noqa: BLE001 - a batch line never stops the batch
+        except Exception as err:
             _emit({"error": f"the request could not be answered: {err}"})
     return 0
 
@@ -139,7 +139,7 @@ def rules_main(argv: Sequence[str]) -> int:
         _emit(answer(_request(ns)))
     except OracleError as err:
         return _fail(str(err))
-    except Exception as err:  # noqa: BLE001 - the contract: never a traceback
+    except Exception as err:
         return _fail(f"the request could not be answered: {err}")
     return 0
 
@@ -212,13 +212,13 @@ def serve_main(argv: Sequence[str]) -> int:
 def bench_main(argv: Sequence[str]) -> int:
     from cardavia.benchmark import main as bench
 
-    return bench(list(argv))
+    return int(bench(list(argv)))
 
 
 def tournament_main(argv: Sequence[str]) -> int:
     from cardavia.ai.tournament import tournament_main as run
 
-    return run(list(argv))
+    return int(run(list(argv)))
 
 
 COMMANDS = {

@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardavia.cards import Card, CardError, Rank, card_strings, check_in_deck, guandan_deck
+from cardavia.cards import Card, CardError, Rank, card_strings, check_in_deck, guandan_deck, runfast_deck
 from cardavia.cards import parse_cards as _parse_cards
-from cardavia.cards import runfast_deck
 from cardavia.rules.combo import Combo, ComboType, beats, strength
 from cardavia.rules.errors import RulesError
 
@@ -77,9 +76,9 @@ def _seat_list(value: Any, name: str, n_seats: int) -> list[int]:
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", ",").split(",") if p]
     elif isinstance(value, list):
-        parts = value
+        parts = [str(v) for v in value]
     elif isinstance(value, int):
-        parts = [value]
+        parts = [str(value)]
     else:
         raise OracleError(f"{name} must list seats, not {value!r}")
     seats: list[int] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from cardavia.cards import Card, CardError, card_from_code, format_cards
 from cardavia.events import (
@@ -38,6 +38,8 @@ from cardavia.rules.errors import (
 
 #: What a caller may pass to say which reading is meant: a Combo, a type, or (type, rank).
 Interpretation = Combo | ComboType | str | tuple[ComboType | str, str | int | None] | None
+
+_E = TypeVar("_E", Played, Passed)
 
 PHASE_TRIBUTE = "tribute"
 PHASE_PLAY = "play"
@@ -221,7 +223,7 @@ class TrickDeal(ABC):
             raise IllegalPass(why)
         return self._act(Passed(seat))
 
-    def _act(self, event: Played | Passed) -> Any:
+    def _act(self, event: _E) -> _E:
         self.apply(event)
         if isinstance(event, Played) and self.phase == PHASE_PLAY and self.deal_finished():
             places = self.final_places()
@@ -297,7 +299,7 @@ class TrickDeal(ABC):
         else:
             self.turn = self.next_active(seat)
 
-    def on_trick_end(self, winner: int) -> None:
+    def on_trick_end(self, winner: int) -> None:  # noqa: B027 - an optional hook
         """Hook called when a trick ends; ``winner`` made its last play."""
 
 
@@ -325,6 +327,8 @@ def _match_interpretation(readings: list[Combo], interpretation: Interpretation)
     """The reading named by ``interpretation`` (a Combo, a type, or (type, rank))."""
     from cardavia.cards import rank_from_symbol
 
+    if interpretation is None:
+        return None
     if isinstance(interpretation, Combo):
         want_type = interpretation.type
         want_rank = interpretation.rank
@@ -332,6 +336,8 @@ def _match_interpretation(readings: list[Combo], interpretation: Interpretation)
             if r.type == want_type and r.rank == want_rank and r.size == interpretation.size:
                 return r
         return None
+    type_part: ComboType | str
+    rank_part: str | int | None
     if isinstance(interpretation, tuple):
         type_part, rank_part = interpretation
     else:

@@ -119,7 +119,7 @@ _SPADES = 0
 class _Parts:
     """A card multiset split into wilds, jokers and natural rank/suit counts."""
 
-    __slots__ = ("cards", "wilds", "bj", "rj", "rank_count", "suits_of")
+    __slots__ = ("bj", "cards", "rank_count", "rj", "suits_of", "wilds")
 
     def __init__(self, cards: Sequence[Card], level: int) -> None:
         wc = wild_code(level)
@@ -275,7 +275,7 @@ def to_cards(cards: str | Iterable[str] | Iterable[Card]) -> list[Card]:
     items = list(cards)
     if all(isinstance(c, Card) for c in items):
         return [c for c in items if isinstance(c, Card)]
-    return parse_cards(str(c) if isinstance(c, Card) else c for c in items)
+    return parse_cards(str(c) for c in items)
 
 
 def level_value(level: int | Rank | str) -> int:

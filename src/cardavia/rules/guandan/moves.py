@@ -242,7 +242,7 @@ def _bombs(
                 used = n - have if n > have else 0
                 out.append(Pattern(ComboType.BOMB, r, n, tier, power, ((r, n),), -1, used))
     # straight flushes, per suit
-    if (SF_TIER, 14) > floor:
+    if floor < (SF_TIER, 14):
         wc = wild_code(level)
         for s in range(4):
             present = [0] * 15
@@ -259,7 +259,7 @@ def _bombs(
                     out.append(
                         Pattern(ComboType.STRAIGHT_FLUSH, top_rank, 5, SF_TIER, top_rank, slots, s, need)
                     )
-    if rc[BJ] == 2 and rc[RJ] == 2 and (JOKER_TIER, 0) > floor:
+    if rc[BJ] == 2 and rc[RJ] == 2 and floor < (JOKER_TIER, 0):
         out.append(Pattern(ComboType.JOKER_BOMB, 0, 4, JOKER_TIER, 0, ((BJ, 2), (RJ, 2)), -1, 0))
 
 

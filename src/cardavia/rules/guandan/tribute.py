@@ -108,7 +108,7 @@ def plan_tribute(places: Sequence[int], hands: Sequence[Sequence[Card]], level: 
         raise RulesError(f"tribute needs four hands, got {len(hands)}")
     first, second, last = order[0], order[1], order[3]
     double = second == partner(first)
-    payers = ((first + 1) % 4, (first + 3) % 4) if double else (last,)
+    payers: tuple[int, ...] = ((first + 1) % 4, (first + 3) % 4) if double else (last,)
     red_jokers = sum(1 for p in payers for c in hands[p] if c.code == 53)
     if red_jokers >= 2:  # G-3.4 anti-tribute
         return TributePlan(payers, True, (), (), first, first)
@@ -118,8 +118,10 @@ def plan_tribute(places: Sequence[int], hands: Sequence[Sequence[Card]], level: 
         if card is None:
             raise RulesError(f"seat {p} has no card it could pay as tribute")
         cards[p] = card
+    tributes: tuple[Transfer, ...]
+    returns: tuple[tuple[int, int], ...]
     if double:
-        a, b = payers  # a = first payer after 1st place in turn order (G-3.3)
+        a, b = payers[0], payers[1]  # a = first payer after 1st place in turn order (G-3.3)
         if card_strength(cards[b], level) > card_strength(cards[a], level):
             to_first, to_second = b, a
         else:

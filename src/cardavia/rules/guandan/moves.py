@@ -30,6 +30,7 @@ from cardavia.rules.guandan.combos import (
     SF_TIER,
     bomb_tier,
     group_power,
+    make_combo,
     natural_window,
     readings_of,
     wild_code,
@@ -365,12 +366,37 @@ def all_moves(cnt: Sequence[int], level: int, top: Combo | None = None) -> list[
             key = (tuple(codes), ctype, rank)
             if key in seen:
                 continue
+            missing = _missing_cards(ctype, rank, slot_specs, choice, level)
             cards = [card_from_code(c) for c in codes]
-            seen[key] = reading(cards, level, ctype, rank)
+            seen[key] = make_combo(ctype, None if ctype == ComboType.JOKER_BOMB else rank, cards, missing, level)
     return sorted(
         seen.values(),
         key=lambda c: (c.tier, c.type.value, c.power, c.size, [x.code for x in c.cards]),
     )
+
+
+def _missing_cards(
+    ctype: ComboType,
+    rank: int,
+    slot_specs: Sequence[SlotSpec],
+    choice: Sequence[tuple[list[int], int]],
+    level: int,
+) -> list[Card]:
+    """What the wilds stand for, slot by slot (the same conventions as :func:`readings_of`)."""
+    missing: list[Card] = []
+    for (r, _n, suit, _m), (_naturals, wilds) in zip(slot_specs, choice, strict=True):
+        if not wilds:
+            continue
+        if r == 0:  # a pair of wilds standing for a rank other than the triple's
+            other = next(x for x in (level, 2, 3) if x != rank)
+            missing.extend([card_from_code((other - 2) * 4 + 1)] * wilds)
+        else:
+            missing.extend([card_from_code((r - 2) * 4 + (suit if suit >= 0 else 1))] * wilds)
+    if ctype == ComboType.STRAIGHT and missing:
+        naturals = [c for naturals, _w in choice for c in naturals]
+        if naturals and all(c % 4 == 1 for c in naturals):  # keep a plain straight from reading as a flush
+            missing = [card_from_code(c.code - 1) for c in missing]
+    return missing
 
 
 def _key_of(ctype: ComboType, rank: int, size: int, level: int) -> tuple[int, int]:

@@ -18,8 +18,10 @@ lists below hold zero or one combination.
 ['pair_run A']
 >>> classify("As 2s 3s 4s 5s")
 []
->>> [c.describe() for c in classify("3s 3h 3c 3d")], [c.describe() for c in classify("3s 3h 3c 3d", opening=True)]
-(['bomb 3 (4 cards)'], ['heavenly_bomb 3'])
+>>> [c.describe() for c in classify("3s 3h 3c 3d")]
+['bomb 3 (4 cards)']
+>>> [c.describe() for c in classify("3s 3h 3c 3d", opening=True)]
+['heavenly_bomb 3']
 >>> [(c.type.value, c.tier, c.power) for c in classify("As Ac Ad")]
 [('ace_bomb', 2, 14)]
 """
@@ -149,10 +151,10 @@ def to_cards(cards: str | Iterable[str] | Iterable[Card]) -> list[Card]:
     """
     if isinstance(cards, str):
         return parse_cards(cards)
-    items = list(cards)
+    items: list[str | Card] = list(cards)
     if all(isinstance(c, Card) for c in items):
         return [c for c in items if isinstance(c, Card)]
-    return parse_cards(str(c) if isinstance(c, Card) else c for c in items)
+    return parse_cards(str(c) for c in items)
 
 
 def check_cards(cards: Iterable[Card]) -> None:

@@ -44,6 +44,14 @@ from cardavia.rules.runfast.combos import (
 )
 
 __all__ = [
+    "ACE_BOMB",
+    "BOMB",
+    "HEAVENLY_BOMB",
+    "PAIR",
+    "PAIR_RUN",
+    "SINGLE",
+    "STRAIGHT",
+    "TRIPLE",
     "Pattern",
     "all_moves",
     "classify_one",
@@ -60,7 +68,9 @@ _CARDS: tuple[Card, ...] = tuple(card_from_code(c) for c in range(54))
 # Every abstract move of Run Fast exists once, built at import time; generation only picks.
 
 
-def _p(ctype: ComboType, rank: int, slots: tuple[tuple[int, int], ...], tier: int, power: int) -> Pattern:
+def _p(
+    ctype: ComboType, rank: int, slots: tuple[tuple[int, int], ...], tier: int, power: int
+) -> Pattern:
     return Pattern(ctype, rank, sum(n for _, n in slots), tier, power, slots, -1, 0)
 
 
@@ -258,13 +268,19 @@ def has_reply(cnt: Sequence[int], top: Combo | Pattern) -> bool:
 
 # --------------------------------------------------------------------------- concrete
 
+
+def _code(c: Card) -> int:
+    return c.code
+
+
 _OPENING_SUITS = (1, 0, 2, 3)  # 3h first, so an opening play includes it (R-2.3)
 _SUITS = (0, 1, 2, 3)
 
 
 def concretize(pattern: Pattern, cnt: Sequence[int], opening: bool = False) -> Combo:
-    """One canonical card choice for an abstract move (lowest suits first; ``3h`` first when
-    ``opening``). Raises :class:`ValueError` when the hand cannot fill the pattern.
+    """One canonical card choice for an abstract move: the lowest suits (s, h, c, d) of each
+    rank, but ``3h`` whenever ``opening``; cards in code order, as in :func:`all_moves`.
+    Raises :class:`ValueError` when the hand cannot fill the pattern.
 
     >>> from cardavia.cards import parse_cards
     >>> cnt = counts(parse_cards("3s 3h 3d 4c 5c 6c 7c"))
@@ -285,8 +301,10 @@ def concretize(pattern: Pattern, cnt: Sequence[int], opening: bool = False) -> C
                     break
         if got < need:
             raise ValueError(f"the hand cannot fill {pattern.describe()}")
-    if opening and _CARDS[THREE_OF_HEARTS] not in cards:
-        raise ValueError(f"an opening {pattern.describe()} cannot include 3h")
+    if opening:
+        if _CARDS[THREE_OF_HEARTS] not in cards:
+            raise ValueError(f"an opening {pattern.describe()} cannot include 3h")
+        cards.sort(key=_code)  # cards in code order, as everywhere else
     held = tuple(cards)
     return Combo(
         pattern.type, RANKS[pattern.rank], len(held), held, held, pattern.tier, pattern.power

@@ -6,9 +6,9 @@ still in hand (R-5.3). Each bomb bonus (R-5.4) pays its bomber 20, 10 from each 
 Every settlement sums to zero (R-5.5).
 
 >>> from cardavia.cards import parse_cards
->>> settle(0, [[], parse_cards("5s 6d"), parse_cards("2s 9c 9d")], never_played=[], bomb_bonuses=[])
+>>> settle(0, [[], parse_cards("5s 6d"), parse_cards("2s 9c 9d")], [], [])
 [15, -2, -13]
->>> settle(1, [parse_cards("Ks"), [], parse_cards("4s 4h 4c 4d")], never_played=[2], bomb_bonuses=[1])
+>>> settle(1, [parse_cards("Ks"), [], parse_cards("4s 4h 4c 4d")], [2], [1])
 [-11, 39, -28]
 """
 
@@ -36,12 +36,12 @@ def unplayed_bombs(hand: Sequence[Card]) -> int:
     2
     """
     per_rank: dict[int, int] = {}
-    codes = set()
+    codes: set[int] = set()
     for c in hand:
         per_rank[c.rank] = per_rank.get(c.rank, 0) + 1
         codes.add(c.code)
     bombs = sum(1 for k in per_rank.values() if k == 4)
-    if ACE_BOMB_CODES <= codes:
+    if codes >= ACE_BOMB_CODES:
         bombs += 1
     return bombs
 

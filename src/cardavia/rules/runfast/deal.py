@@ -1,0 +1,247 @@
+"""One Run Fast deal as a state machine (R-1 – R-5), built on :class:`TrickDeal`.
+
+>>> deal = RunFastSession(seed=7).start_deal()
+>>> deal.size, deal.is_opening, str(deal.must_include)
+([16, 16, 16], True, '3h')
+>>> deal.turn == next(s for s in range(3) if Card.parse("3h") in deal.hand(s))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardavia.cards import Card, card_from_code, runfast_deck
+from cardavia.events import DealEnded, DealStarted, Event, Played
+from cardavia.rules.combo import Combo
+from cardavia.rules.errors import RulesError
+from cardavia.rules.runfast.combos import (
+    ACE_BOMB_TIER,
+    BOMB_TIER,
+    THREE_OF_HEARTS,
+    check_cards,
+    readings_of,
+)
+from cardavia.rules.runfast.moves import Pattern, concretize, patterns
+from cardavia.rules.runfast.settlement import settle
+from cardavia.rules.trick import TrickDeal
+
+HAND_SIZE = 16  # R-2.2
+N_SEATS = 3
+THREE_HEARTS: Card = card_from_code(THREE_OF_HEARTS)
+
+
+def deal_hands(seed: int) -> tuple[tuple[tuple[Card, ...], ...], int]:
+    """Shuffle the 48-card pack with ``seed``: three 16-card hands and the holder of ``3h``,
+    who leads (R-2.1 – R-2.3).
+
+    >>> hands, leader = deal_hands(1)
+    >>> [len(h) for h in hands], Card.parse("3h") in hands[leader]
+    ([16, 16, 16], True)
+    """
+    rng = random.Random(seed)
+    deck = runfast_deck()
+    rng.shuffle(deck)
+    hands = tuple(
+        tuple(sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=lambda c: c.code))
+        for i in range(N_SEATS)
+    )
+    return hands, _holder_of_three_hearts(hands)
+
+
+def _holder_of_three_hearts(hands: Sequence[Sequence[Card]]) -> int:
+    for seat, hand in enumerate(hands):
+        if THREE_HEARTS in hand:
+            return seat
+    raise RulesError("no hand holds 3h; its holder leads the first play (R-2.3)")
+
+
+class RunFastDeal(TrickDeal):
+    """A Run Fast deal: the holder of ``3h`` leads with it, everyone must beat when they can,
+    and the first player out wins and settles at once.
+
+    Bomb bonuses (R-5.4) are tracked trick by trick: a bomb played as a reply becomes the
+    trick's *standing* bomb; a stronger bomb replaces it; when the trick ends (or the deal
+    ends on it) the standing bomb's seat earns the bonus.
+    """
+
+    game = "runfast"
+    n_seats = N_SEATS
+
+    def __init__(self, start: DealStarted) -> None:
+        if start.game != self.game:
+            raise RulesError(f"a {start.game} deal cannot be played as Run Fast")
+        super().__init__(start)
+        check_cards([c for hand in start.hands for c in hand])
+        for seat, hand in enumerate(start.hands):
+            if not hand:
+                raise RulesError(f"seat {seat} is dealt no cards; every seat needs a hand")
+        holder = _holder_of_three_hearts(start.hands)
+        if start.leader != holder:
+            raise RulesError(
+                f"seat {holder} holds 3h and must lead (R-2.3), not seat {start.leader}"
+            )
+        self.bomb_bonuses: list[int] = []
+        self.standing_bomb: int | None = None  # seat of the bomb reply on top of this trick
+        self._opening = True
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def start(
+        cls, hands: Sequence[Sequence[Card]], *, seed: int = 0, deal_index: int = 0
+    ) -> RunFastDeal:
+        """A new deal from dealt hands (seat 0 first); the holder of ``3h`` leads (R-2.3).
+
+        Hands need not hold 16 cards (handy for tests), but together they must come from
+        the 48-card pack, each seat needs at least one card and someone must hold ``3h``.
+        """
+        frozen = tuple(tuple(h) for h in hands)
+        if len(frozen) != N_SEATS:
+            raise RulesError(f"Run Fast needs {N_SEATS} hands, got {len(frozen)}")
+        check_cards([c for hand in frozen for c in hand])
+        leader = _holder_of_three_hearts(frozen)
+        return cls(DealStarted(cls.game, deal_index, seed, frozen, None, leader, None))
+
+    @classmethod
+    def from_events(cls, events: Sequence[Event]) -> RunFastDeal:
+        """Rebuild a deal by folding its event log."""
+        if not events or not isinstance(events[0], DealStarted):
+            raise RulesError("an event log starts with DealStarted")
+        deal = cls(events[0])
+        for event in events[1:]:
+            deal.apply(event)
+        return deal
+
+    # ------------------------------------------------------------------ reading the state
+
+    @property
+    def is_opening(self) -> bool:
+        """Whether no card has been played yet this deal (the next play is the opening)."""
+        return self._opening
+
+    @property
+    def must_include(self) -> Card | None:
+        """``3h`` while the opening play is due (R-2.3), else None."""
+        return THREE_HEARTS if self._opening else None
+
+    def public_extras(self) -> dict[str, Any]:
+        """Public Run Fast facts for observations: the bomb bonuses earned so far."""
+        return {"bomb_bonuses": list(self.bomb_bonuses)}
+
+    def move_patterns(self, seat: int) -> list[Pattern]:
+        """The abstract moves ``seat`` may play now (see ``moves.patterns``)."""
+        return patterns(self.cnt[seat], self.top, self._opening)
+
+    # ------------------------------------------------------------------ rule hooks
+
+    def readings(self, cards: Sequence[Card]) -> list[Combo]:
+        return readings_of(cards, self._opening)
+
+    def check_allowed(self, seat: int, combo: Combo) -> str | None:
+        if self._opening and THREE_HEARTS not in combo.cards:
+            return f"the opening play must include 3h (R-2.3); {combo.describe()} does not"
+        return super().check_allowed(seat, combo)
+
+    def check_pass(self, seat: int) -> str | None:
+        """R-3.4: a follower may pass only when no reply exists, bombs included."""
+        if self.top is None:
+            return f"seat {seat} leads and cannot pass"
+        found = patterns(self.cnt[seat], self.top, self._opening)
+        if not found:
+            return None
+        example = concretize(found[0], self.cnt[seat], self._opening)
+        cards = " ".join(str(c) for c in example.cards)
+        return (
+            f"seat {seat} must beat {self.top.describe()} (R-3.4); for example {cards}"
+            f" ({example.describe()})"
+        )
+
+    def deal_finished(self) -> bool:
+        return len(self.places) >= 1  # R-1.1: the first player out ends the deal
+
+    def final_places(self) -> tuple[int, ...]:
+        return (self.places[0],)
+
+    def settlement(self, places: tuple[int, ...]) -> dict[str, Any]:
+        """R-5: the winner, each seat's score, the bomb bonuses and who never played."""
+        winner = places[0]
+        bonuses = self._bonuses_at_end()
+        never = [s for s in range(N_SEATS) if not self.played_any[s]]
+        scores = settle(winner, [self.hand(s) for s in range(N_SEATS)], never, bonuses)
+        return {"winner": winner, "scores": scores, "bomb_bonuses": bonuses, "never_played": never}
+
+    def _bonuses_at_end(self) -> list[int]:
+        """Bonuses earned, plus the standing bomb of the trick the deal ends in (R-5.4)."""
+        extra = [] if self.standing_bomb is None else [self.standing_bomb]
+        return [*self.bomb_bonuses, *extra]
+
+    # ------------------------------------------------------------------ fold
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, Played):
+            tier = event.combo.tier
+            if tier in (BOMB_TIER, ACE_BOMB_TIER) and self.top is not None:
+                # R-5.4: a bomb played as a reply over another player's cards stands; a
+                # stronger bomb in the same trick takes the bonus away from it.
+                self.standing_bomb = event.seat
+            self._opening = False
+        elif isinstance(event, DealEnded):
+            self.bomb_bonuses = self._bonuses_at_end()
+            self.standing_bomb = None
+        super().apply(event)
+
+    def on_trick_end(self, winner: int) -> None:
+        if self.standing_bomb is not None:
+            self.bomb_bonuses.append(self.standing_bomb)
+            self.standing_bomb = None
+
+
+class RunFastSession:
+    """Deal after deal with a running total per seat (R-5.6).
+
+    Deal ``i`` of a session with seed ``S`` is dealt with :meth:`deal_seed` (``S``, ``i``).
+
+    >>> session = RunFastSession(seed=1)
+    >>> deal = session.start_deal()
+    >>> session.totals, session.deal_count
+    ([0, 0, 0], 1)
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.totals: list[int] = [0] * N_SEATS
+        self.deal_count = 0
+        self.deal: RunFastDeal | None = None
+        self.finished: list[RunFastDeal] = []
+
+    @staticmethod
+    def deal_seed(session_seed: int, index: int) -> int:
+        """The seed of deal ``index`` (the same derivation as Guandan matches)."""
+        return (session_seed * 1_000_003 + index * 7_919 + 1) % (2**63)
+
+    def start_deal(self, seed: int | None = None) -> RunFastDeal:
+        """Deal the next deal (``seed`` overrides the derived one)."""
+        if self.deal is not None and not self.deal.over:
+            raise RulesError("the current deal is not over yet")
+        if self.deal is not None and self.deal not in self.finished:
+            raise RulesError("settle the finished deal with finish_deal() before the next one")
+        deal_seed = self.deal_seed(self.seed, self.deal_count) if seed is None else seed
+        hands, _ = deal_hands(deal_seed)
+        self.deal = RunFastDeal.start(hands, seed=deal_seed, deal_index=self.deal_count)
+        self.deal_count += 1
+        return self.deal
+
+    def finish_deal(self) -> list[int]:
+        """Add the finished current deal's scores to the running totals; return the scores."""
+        deal = self.deal
+        if deal is None or not deal.over or deal.result is None:
+            raise RulesError("there is no finished deal to settle")
+        if deal in self.finished:
+            raise RulesError("this deal is already settled into the totals")
+        scores = [int(x) for x in deal.result["scores"]]
+        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        self.finished.append(deal)
+        return scores

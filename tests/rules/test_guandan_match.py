@@ -64,3 +64,26 @@ def test_g_1_7_restart_resets_levels_and_discards_the_deal() -> None:
 def test_g_1_8_and_g_6_2_bombs_give_no_extra_points() -> None:
     # settle only looks at places: the same places give the same levels whatever was played
     assert settle_deal([2, 2], 2, [0, 2, 1, 3]) == settle_deal([2, 2], 2, [0, 2, 3, 1])
+
+
+def test_g_6_3_the_match_continues_with_tribute_until_won_then_restarts() -> None:
+    from cardavia.ai import make_agent
+    from cardavia.selfplay import play_out
+
+    match = GuandanMatch(seed=21)
+    agents = [make_agent("random", s) for s in range(4)]
+    deal = match.start_deal()
+    assert deal.phase == "play" and not deal.tributes  # first deal: random leader, no tribute
+    for index in range(60):
+        play_out(deal, agents)
+        settlement = match.finish_deal()
+        if settlement.match_winner is not None:
+            break
+        deal = match.start_deal()
+        assert deal.level == settlement.next_level  # G-1.5
+        assert deal.tributes or deal.tribute_cancelled  # G-3 on every later deal
+    else:
+        raise AssertionError("no match was won in 60 random deals")
+    assert index >= 3  # levels climb from 2 to A over several deals
+    fresh = match.start_deal()  # a new match (selfplay's "restarting at level 2")
+    assert match.levels == [2, 2] and fresh.level == 2 and not fresh.tributes

@@ -1,14 +1,31 @@
-"""AI agents. :func:`make_agent` builds one by name (``random``; more in later modules)."""
+"""AI agents. :func:`make_agent` builds one by name (``random``, ``basic``, ``expert``, …)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from cardavia.ai.base import Agent, Decision, ReturnDecision
+from cardavia.ai.basic import BasicAgent
+from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
+
+
+def _loose(seed: int) -> Agent:
+    """``basic`` with 25 % random moves and no blocking/partner rules (difficulty easy)."""
+    return BasicAgent(seed, noise=0.25, blocking=False, name="basic_loose")
+
+
+def _quick(seed: int) -> Agent:
+    """``expert`` with a small search budget (difficulty hard)."""
+    return ExpertAgent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_quick")
+
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
+    "basic": BasicAgent,
+    "basic_loose": _loose,
+    "expert_quick": _quick,
+    "expert": ExpertAgent,
 }
 
 
@@ -21,4 +38,4 @@ def make_agent(name: str, seed: int = 0) -> Agent:
     return factory(seed)
 
 
-__all__ = ["AGENTS", "Agent", "Decision", "RandomAgent", "ReturnDecision", "make_agent"]
+__all__ = ["AGENTS", "Agent", "BasicAgent", "Decision", "ExpertAgent", "RandomAgent", "ReturnDecision", "make_agent"]

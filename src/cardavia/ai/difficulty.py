@@ -10,12 +10,14 @@ from cardavia.ai.base import Agent
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 STRONGEST = "expert"
 
-#: difficulty → agent name in :data:`cardavia.ai.AGENTS` (updated as stronger agents land).
+#: difficulty → agent name in :data:`cardavia.ai.AGENTS`:
+#: easy = basic with 25 % loose moves and no blocking, normal = basic (planner + rules),
+#: hard = expert with a 50 ms search budget, expert = expert with the full 150 ms budget.
 _AGENT_FOR: dict[str, str] = {
-    "easy": "random",
-    "normal": "random",
-    "hard": "random",
-    "expert": "random",
+    "easy": "basic_loose",
+    "normal": "basic",
+    "hard": "expert_quick",
+    "expert": "expert",
 }
 
 

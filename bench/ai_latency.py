@@ -1,0 +1,72 @@
+"""AI latency per move over whole seeded games, on one core: p50 / p95 / max.
+
+    .venv/bin/python bench/ai_latency.py                      # basic and expert, both games
+    .venv/bin/python bench/ai_latency.py --agents expert --games 4 --game runfast
+
+Every seat is played by the measured agent (its own decisions only are timed, trivial
+forced moves included, as a server would see them). The process is pinned to one CPU
+when the OS allows it (``--cpu``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from cardavia.ai import make_agent
+from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def measure(agent_name: str, game: str, games: int, seed: int) -> list[float]:
+    times: list[float] = []
+
+    def on(seat: int, obs: object, decision: object, seconds: float) -> None:
+        times.append(seconds)
+
+    for g in range(games):
+        s = seed + g
+        if game == "guandan":
+            agents = [make_agent(agent_name, s * 4 + i) for i in range(4)]
+            play_out(guandan_deal(s), agents, on)
+        else:
+            agents = [make_agent(agent_name, s * 3 + i) for i in range(3)]
+            play_out(runfast_deal(s), agents, on)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--agents", nargs="+", default=["basic", "expert"])
+    parser.add_argument("--game", choices=["guandan", "runfast", "both"], default="both")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cpu", type=int, default=0, help="CPU to pin to (-1: no pinning)")
+    args = parser.parse_args()
+    if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {args.cpu})
+    games = ["guandan", "runfast"] if args.game == "both" else [args.game]
+    print(f"{'agent':<14}{'game':<9}{'moves':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+    for name in args.agents:
+        for game in games:
+            t0 = time.perf_counter()
+            times = measure(name, game, args.games, args.seed)
+            ms = [t * 1000 for t in times]
+            print(
+                f"{name:<14}{game:<9}{len(ms):>7}{percentile(ms, 0.5):>9.2f}"
+                f"{percentile(ms, 0.95):>9.2f}{max(ms):>9.2f}"
+                f"   ({args.games} games, {time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Guandan determinized Monte-Carlo search (the ``expert`` agent's engine).
+
+* **Sampling**: the unseen cards (two packs − own hand − everything played) are dealt to
+  the other seats with their exact counts; cards a seat surely holds (a tribute it received
+  and has not played, a return card this seat gave it) are placed first. Passes are only
+  soft evidence in Guandan (a partner passes on purpose), so they do not constrain samples.
+* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.gd_plan`) with a
+  cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
+  partner, bombs only against a short opponent or to go out). The whole deal is simulated
+  on card counts until the result for the team is known.
+* **Value**: ``±(1 + 0.5 × levels)`` for the team of the first finisher (deal win plus the
+  level gain, G-1.3).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardavia.rules.combo import Combo
+from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
+
+from .gd_plan import Plan, best_plan, remove_pattern
+
+WIN_VALUE = 1.0
+LEVEL_VALUE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class SimUnit:
+    pattern: Pattern
+    value: float
+    bomb: bool
+
+    @property
+    def size(self) -> int:
+        return self.pattern.size
+
+
+def sim_units(plan: Plan, level: int) -> list[SimUnit]:
+    return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in plan.units]
+
+
+def units_of(cnt: Sequence[int], level: int) -> list[SimUnit]:
+    rc, w = rank_counts(cnt, level)
+    return sim_units(best_plan(rc, w, level), level)
+
+
+def units_after(cnt: Sequence[int], level: int, move: Pattern) -> list[SimUnit]:
+    rc, w = rank_counts(cnt, level)
+    rc2, w2 = remove_pattern(rc, w, move.slots)
+    return sim_units(best_plan(rc2, w2, level), level)
+
+
+def sample_hands(
+    me: int,
+    sizes: Sequence[int],
+    unseen: Sequence[int],
+    known: dict[int, list[int]],
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """Count arrays for the other seats, consistent with counts and known cards."""
+    pool: list[int] = []
+    for code, n in enumerate(unseen):
+        pool.extend([code] * max(0, n))
+    hands: dict[int, list[int]] = {}
+    need: dict[int, int] = {}
+    for s in range(4):
+        if s == me:
+            continue
+        cnt = [0] * 54
+        for code in known.get(s, []):
+            if code in pool and sum(cnt) < sizes[s]:
+                pool.remove(code)
+                cnt[code] += 1
+        hands[s] = cnt
+        need[s] = sizes[s] - sum(cnt)
+    rng.shuffle(pool)
+    i = 0
+    for s, cnt in hands.items():
+        for code in pool[i : i + need[s]]:
+            cnt[code] += 1
+        i += need[s]
+    return hands
+
+
+def _next_active(sizes: Sequence[int], seat: int) -> int:
+    for step in range(1, 5):
+        s = (seat + step) % 4
+        if sizes[s] > 0:
+            return s
+    return seat
+
+
+def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
+    """(winning team, levels advanced) once the finishing order decides them."""
+    if not places:
+        return None
+    first = places[0]
+    mate = (first + 2) % 4
+    if mate in places:
+        return first % 2, 4 - places.index(mate)  # 2nd → 3, 3rd → 2
+    if len(places) >= 3:
+        return first % 2, 1
+    return None
+
+
+def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
+    if len(us) == 1:
+        return us[0]
+    if len(us) == 2:
+        strong = max(us, key=lambda u: u.value)
+        if strong.value >= 0.8 or strong.bomb:
+            return strong
+        return min(us, key=lambda u: u.value)
+    plain = [u for u in us if not u.bomb] or us
+    mate = sizes[(seat + 2) % 4]
+    if mate == 1:
+        singles = [u for u in plain if u.size == 1]
+        if singles:
+            return min(singles, key=lambda u: u.value)
+    o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
+    opp_min = min(x for x in (o1, o2, 99) if x > 0)
+    if opp_min <= 2:
+        safe = [u for u in plain if u.size > opp_min]
+        if safe:
+            return min(safe, key=lambda u: u.value - 0.12 * u.size)
+        return max(plain, key=lambda u: u.value)
+    return min(plain, key=lambda u: u.value - 0.12 * u.size)
+
+
+def _follow(
+    seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int
+) -> SimUnit | None:
+    fits = [u for u in us if u.pattern.beats(top)]
+    if not fits:
+        return None
+    if len(us) == 1:
+        return fits[0]
+    if top_seat == (seat + 2) % 4:
+        return None
+    short = sizes[top_seat] <= 6
+    plain = [u for u in fits if not u.bomb]
+    if plain:
+        u = min(plain, key=lambda u: u.pattern.power)
+        if u.value <= 1.0 or short or len(us) <= 3:
+            return u
+    bombs = [u for u in fits if u.bomb]
+    if bombs and (short or len(us) <= 2):
+        return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    return None
+
+
+def rollout(
+    units: list[list[SimUnit]],
+    sizes: list[int],
+    turn: int,
+    top: Pattern | Combo | None,
+    top_seat: int | None,
+    passes: int,
+    places: list[int],
+    me: int,
+    first: SimUnit | bool | None,
+) -> float:
+    """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
+
+    ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team.
+    """
+    steps = 0
+    forced: SimUnit | bool | None = first
+    while steps < 600:
+        steps += 1
+        seat = turn
+        us = units[seat]
+        play: SimUnit | None
+        was_forced = forced is not False
+        if was_forced:
+            play = forced if isinstance(forced, SimUnit) else None
+            forced = False
+        elif top is None:
+            play = _lead(seat, us, sizes) if us else None
+        else:
+            assert top_seat is not None
+            play = _follow(seat, us, sizes, top, top_seat)
+        if play is None:
+            if top is None:  # a leader with no units cannot happen; guard anyway
+                break
+            assert top_seat is not None
+            passes += 1
+            active = sum(1 for s in sizes if s > 0)
+            if sizes[top_seat] > 0:
+                if passes >= active - 1:
+                    top, turn, passes = None, top_seat, 0
+                    top_seat = None
+                    continue
+            elif passes >= active:
+                mate = (top_seat + 2) % 4
+                turn = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+                top, top_seat, passes = None, None, 0
+                continue
+            turn = _next_active(sizes, seat)
+            continue
+        if not was_forced and play in us:
+            us.remove(play)
+        sizes[seat] -= play.size
+        top, top_seat, passes = play.pattern, seat, 0
+        if sizes[seat] <= 0:
+            sizes[seat] = 0
+            places.append(seat)
+            result = _outcome(places)
+            if result is not None:
+                team, adv = result
+                value = WIN_VALUE + LEVEL_VALUE * adv
+                return value if team == me % 2 else -value
+        turn = _next_active(sizes, seat)
+    # undecided (guard): judge by cards left per team
+    mine = sizes[me] + sizes[(me + 2) % 4]
+    theirs = sizes[(me + 1) % 4] + sizes[(me + 3) % 4]
+    return 0.5 if mine < theirs else -0.5
+
+
+def unbeatable(move: Pattern, unseen: Sequence[int], level: int) -> bool:
+    """Whether no combination of the unseen cards (all other hands pooled) beats ``move``."""
+    return not patterns(unseen, level, move)
+
+
+__all__ = [
+    "SimUnit",
+    "rollout",
+    "sample_hands",
+    "sim_units",
+    "unbeatable",
+    "units_after",
+    "units_of",
+]

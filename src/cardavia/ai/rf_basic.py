@@ -1,0 +1,133 @@
+"""The ``basic`` Run Fast policy: hand planner + expert rules, no search.
+
+* go out when one legal play empties the hand;
+* must beat (R-3.4): a follower with any reply must play — the legal set has no pass then;
+  the reply chosen is the one that costs the plan least;
+* bombs with purpose: a bomb replied over another player's cards and left standing wins 20
+  (R-5.4), an unplayed bomb costs 10 (R-5.3) — so a bomb is the reply whenever the ordinary
+  replies would break the hand, an opponent is close to going out, or the deal is late;
+* leading: the weakest planned play; when an opponent holds 1–2 cards, plays it cannot
+  follow (bigger groups) or the strongest single; the ``2s`` (worth 10 if held) goes early
+  when it can win the lead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardavia.observation import Observation
+from cardavia.rules.combo import Combo
+from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.runfast.moves import concretize, patterns, rank_counts
+
+from .rf_plan import Plan, best_plan, remove_pattern
+
+BOMB_REPLY_BONUS = 1.2  # plan-score units: a standing reply bomb is worth 20 points
+
+
+@dataclass(frozen=True, slots=True)
+class RfConfig:
+    noise: float = 0.0
+    blocking: bool = True
+
+
+@dataclass(slots=True)
+class RfView:
+    seat: int
+    cnt: list[int]
+    sizes: Sequence[int]
+    top: Combo | Pattern | None
+    top_seat: int | None
+    opening: bool
+
+
+def view_of(obs: Observation, cnt: list[int]) -> RfView:
+    return RfView(obs.seat, cnt, obs.hand_sizes, obs.top, obs.top_seat, obs.opening)
+
+
+def choose(view: RfView, cfg: RfConfig, rng: random.Random) -> tuple[Pattern | None, str]:
+    """The basic move (None = pass, only when no reply exists) and its reason."""
+    moves = patterns(view.cnt, view.top, view.opening)
+    if not moves:
+        return None, "nothing beats the table; pass (R-3.4)"
+    size = sum(view.cnt)
+    out = [m for m in moves if m.size == size]
+    if out:
+        return out[0], f"go out with {out[0].describe()}"
+    if len(moves) == 1:
+        m = moves[0]
+        why = "the only legal play" if view.top is None else "must beat (R-3.4): the only reply"
+        return m, f"{why}, {m.describe()}"
+    if cfg.noise and rng.random() < cfg.noise:
+        m = rng.choice(moves)
+        return m, f"a loose move, {m.describe()}"
+    rc = rank_counts(view.cnt)
+    plan = best_plan(rc)
+    opp = [view.sizes[s] for s in range(3) if s != view.seat]
+    opp_min = min(opp)
+    if view.top is None:
+        return _lead(view, cfg, moves, rc, plan, opp_min)
+    return _follow(view, cfg, moves, rc, plan, opp_min)
+
+
+def _gain(rc: list[int], base: Plan, m: Pattern) -> float:
+    return best_plan(remove_pattern(rc, m)).score - base.score
+
+
+def _lead(
+    view: RfView, cfg: RfConfig, moves: list[Pattern], rc: list[int], plan: Plan, opp_min: int
+) -> tuple[Pattern, str]:
+    if view.opening:
+        best = max(moves, key=lambda m: (_gain(rc, plan, m), m.size))
+        return best, f"open with {best.describe()} (must include 3h)"
+    units = list(plan.units)
+    if len(units) == 2:
+        strong = max(units, key=lambda u: u.value)
+        weak = min(units, key=lambda u: u.value)
+        if strong.value >= 0.8 or strong.is_bomb:
+            return strong.pattern, f"lead {strong.describe()} to keep the lead, then go out"
+        return weak.pattern, f"lead {weak.describe()}; two plays left"
+    plain = [u for u in units if not u.is_bomb] or units
+    if cfg.blocking and opp_min <= 2:
+        safe = [u for u in plain if u.size > opp_min]
+        if safe:
+            u = min(safe, key=lambda u: u.value - 0.15 * u.size)
+            return u.pattern, f"lead {u.describe()}: an opponent holds only {opp_min}"
+        u = max(plain, key=lambda u: u.value)
+        return u.pattern, f"lead the high {u.describe()}: an opponent holds only {opp_min}"
+    u = min(plain, key=lambda u: u.value - 0.15 * u.size)
+    return u.pattern, f"lead the weakest planned play, {u.describe()}"
+
+
+def _follow(
+    view: RfView, cfg: RfConfig, moves: list[Pattern], rc: list[int], plan: Plan, opp_min: int
+) -> tuple[Pattern, str]:
+    plain = [m for m in moves if m.tier == 0]
+    bombs = [m for m in moves if m.tier > 0]
+    danger = cfg.blocking and opp_min <= 3
+    best: tuple[float, Pattern] | None = None
+    for m in plain:
+        g = _gain(rc, plan, m) - 0.02 * m.power
+        if best is None or g > best[0]:
+            best = (g, m)
+    if bombs:
+        bomb = min(bombs, key=lambda m: (m.tier, m.power))
+        bg = _gain(rc, plan, bomb) + BOMB_REPLY_BONUS
+        late = sum(view.cnt) <= 8 or len(plan.units) <= 3
+        if best is None:
+            return bomb, f"must beat (R-3.4): bomb with {bomb.describe()} (a standing bomb wins 20)"
+        if danger or late or bg > best[0]:
+            why = "an opponent is close to going out" if danger else "a standing reply bomb wins 20"
+            return bomb, f"bomb with {bomb.describe()}: {why}"
+    assert best is not None
+    m = best[1]
+    return m, f"must beat (R-3.4): reply {m.describe()}, the cheapest for the plan"
+
+
+def to_combo(pattern: Pattern, cnt: Sequence[int], opening: bool) -> Combo:
+    return concretize(pattern, cnt, opening)
+
+
+__all__ = ["BOMB_REPLY_BONUS", "RfConfig", "RfView", "choose", "to_combo", "view_of"]

@@ -202,10 +202,11 @@ def serve_main(argv: Sequence[str]) -> int:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the user data dir)")
+    p.add_argument("--pacing", type=float, default=None, help="seconds between AI moves (default 0.6)")
     ns = p.parse_args(list(argv))
     from cardavia.server.cli_serve import serve
 
-    serve(ns.host, ns.port, ns.db)
+    serve(ns.host, ns.port, ns.db, pacing=ns.pacing)
     return 0
 
 

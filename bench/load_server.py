@@ -1,0 +1,232 @@
+"""Load benchmark of the play server (prints numbers; not a test).
+
+    .venv/bin/python bench/load_server.py                    # 200 tables, both games
+    .venv/bin/python bench/load_server.py --tables 50 --deals 2 --game guandan
+
+Starts ``cardavia.server.cli_serve`` as a child process on 127.0.0.1 with a fresh SQLite
+file and pacing 0 (``--pacing``), then opens N tables at once, each played by a scripted
+WebSocket seat (the same engine-driven policy as tests/server) against AI seats of random
+difficulty. The clients run in this process, on the same machine as the server.
+
+Reported:
+- response time to a person's action: from sending it to receiving the ``state`` frame of
+  that action's own event (the AI's next moves are not included), p50 / p90 / p99 / max;
+- server memory per table: (peak RSS − RSS before the tables) / tables;
+- errors: refused frames other than the expected ``ambiguous`` round trips, and failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+
+from ws_client import choose, must_act, own_event  # noqa: E402
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    deals: int = 0
+    frames: int = 0
+    ambiguous: int = 0
+
+
+def rss_kib(pid: int) -> int:
+    if pid <= 0:
+        return 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def recv(ws: ClientConnection, stats: Stats) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout=120))
+    stats.frames += 1
+    return message
+
+
+async def act(ws: ClientConnection, message: dict[str, Any], stats: Stats) -> dict[str, Any]:
+    """Send a person's action; time it until the frame of its own event."""
+    start = time.perf_counter()
+    await ws.send(json.dumps(message))
+    while True:
+        reply = await recv(ws, stats)
+        if own_event(reply, 0, message):
+            break
+    if reply["type"] == "error" and reply["code"] == "ambiguous":
+        stats.ambiguous += 1
+        option = reply["options"][0]
+        message = {**message, "interpretation": {"type": option["type"], "rank": option["rank"]}}
+        start = time.perf_counter()
+        await ws.send(json.dumps(message))
+        while True:
+            reply = await recv(ws, stats)
+            if own_event(reply, 0, message):
+                break
+    stats.latencies.append(time.perf_counter() - start)
+    if reply["type"] == "error":
+        stats.errors.append(f"{reply['code']}: {reply['message']}")
+    return reply
+
+
+async def play_table(
+    base: str, game: str, deals: int, difficulties: list[str], seed: int, stats: Stats,
+    http: httpx.AsyncClient, ramp: float = 0.0,
+) -> None:
+    rng = random.Random(seed)
+    if ramp > 0:  # spread the tables' starts (and so their AI rhythm) over the ramp
+        await asyncio.sleep(rng.uniform(0, ramp))
+    body = {"game": game, "difficulty": rng.choice(difficulties),
+            "partner": rng.choice(difficulties), "seed": seed}
+    for attempt in range(3):  # a keep-alive connection the server just closed: retry
+        try:
+            created = (await http.post(f"{base}/api/tables", json=body)).json()
+            break
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    url = f"ws{base[4:]}/ws/tables/{created['table_id']}?token={created['token']}"
+    async with connect(url, max_size=2**22) as ws:
+        state = await recv(ws, stats)
+        played = 0
+        while True:
+            if state["type"] == "state":
+                obs = state["observation"]
+                event = state["event"]
+                if obs["phase"] == "over" and (event is None or event["event"] == "deal_ended"):
+                    played += 1
+                    stats.deals += 1
+                    if played >= deals:
+                        return
+                    state = await act(ws, {"type": "next_deal"}, stats)
+                    continue
+                if must_act(obs):
+                    state = await act(ws, choose(obs, seed), stats)
+                    continue
+            state = await recv(ws, stats)
+
+
+async def sample_rss(pid: int, peak: list[int], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        peak[0] = max(peak[0], rss_kib(pid))
+        await asyncio.sleep(0.05)
+
+
+async def run(args: argparse.Namespace) -> None:
+    proc: subprocess.Popen[str] | None = None
+    if args.url:  # an already running server (pacing 0 is then up to whoever started it)
+        base = args.url.rstrip("/")
+        pid = args.pid
+    else:
+        port = free_port()
+        db = Path(tempfile.mkdtemp(prefix="cardavia-bench-")) / "bench.sqlite3"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardavia.server.cli_serve", "--port", str(port),
+             "--db", f"sqlite:///{db}", "--pacing", str(args.pacing)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        pid = proc.pid
+    difficulties = args.difficulties.split(",")
+    try:
+        async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=64)) as http:
+            for _ in range(200):
+                try:
+                    if (await http.get(f"{base}/api/health")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.05)
+            warm = Stats()  # warm-up: imports, agents, the database
+            for game in ("guandan", "runfast"):
+                await play_table(base, game, 1, difficulties, 10**6, warm, http)
+            baseline = rss_kib(pid)
+            stats = Stats()
+            peak = [baseline]
+            stop = asyncio.Event()
+            sampler = asyncio.create_task(sample_rss(pid, peak, stop))
+            games = ["guandan", "runfast"] if args.game == "mix" else [args.game]
+            started = time.perf_counter()
+            results = await asyncio.gather(
+                *(
+                    play_table(base, games[i % len(games)], args.deals, difficulties, i, stats,
+                               http, args.ramp)
+                    for i in range(args.tables)
+                ),
+                return_exceptions=True,
+            )
+            wall = time.perf_counter() - started
+            stop.set()
+            await sampler
+            failures = [r for r in results if isinstance(r, BaseException)]
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    lat = sorted(x * 1000 for x in stats.latencies)
+
+    def pct(q: float) -> float:
+        return lat[min(len(lat) - 1, round(q * (len(lat) - 1)))] if lat else 0.0
+
+    per_table = (peak[0] - baseline) / max(1, args.tables)
+    print(f"tables {args.tables} ({args.game}), deals per table {args.deals},"
+          f" AI difficulties {difficulties}, pacing {args.pacing}, ramp {args.ramp} s")
+    print(f"wall time {wall:.1f} s; deals finished {stats.deals}; person actions {len(lat)};"
+          f" frames received {stats.frames} ({stats.frames / wall:.0f}/s)")
+    print(f"response to a person's action (ms): p50 {pct(0.5):.1f}  p90 {pct(0.9):.1f}"
+          f"  p99 {pct(0.99):.1f}  max {pct(1.0):.1f}  mean {statistics.fmean(lat or [0]):.1f}")
+    print(f"server RSS: before {baseline / 1024:.1f} MiB, peak {peak[0] / 1024:.1f} MiB,"
+          f" per table {per_table:.0f} KiB")
+    print(f"errors: refused frames {len(stats.errors)}, failed tables {len(failures)},"
+          f" ambiguous round trips {stats.ambiguous}")
+    for failure in failures[:5]:
+        print("  failure:", repr(failure)[:200])
+    for error in stats.errors[:5]:
+        print("  refused:", error[:200])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=1)
+    parser.add_argument("--game", choices=["mix", "guandan", "runfast"], default="mix")
+    parser.add_argument("--difficulties", default="easy,normal",
+                        help="comma-separated; each table draws its opponents' and its"
+                        " partner's level from these (hard/expert search 50/150 ms a move)")
+    parser.add_argument("--pacing", type=float, default=0.0,
+                        help="seconds between AI moves (the product default is 0.6)")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="start the tables at random times within this many seconds")
+    parser.add_argument("--url", default="", help="use a running server instead of starting one")
+    parser.add_argument("--pid", type=int, default=0, help="its process id, for the RSS")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

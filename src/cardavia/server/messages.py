@@ -1,0 +1,192 @@
+"""Typed messages of the play protocol (docs/protocol.md): HTTP bodies and WebSocket frames.
+
+Client frames are validated with :data:`CLIENT_MESSAGE`; the server builds its frames from
+the ``*Message`` models, so FastAPI's OpenAPI schema documents them all.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+
+Difficulty = Literal["easy", "normal", "hard", "expert"]
+GameName = Literal["guandan", "runfast"]
+CardText = Annotated[str, StringConstraints(min_length=1, max_length=4)]
+
+#: WebSocket frames larger than this are refused with ``too_large``.
+MAX_MESSAGE_BYTES = 8 * 1024
+#: Every error code the server sends (docs/protocol.md).
+ERROR_CODES: tuple[str, ...] = (
+    "auth",
+    "not_found",
+    "bad_message",
+    "not_your_turn",
+    "illegal",
+    "ambiguous",
+    "not_allowed",
+    "rate_limited",
+    "too_large",
+    "server_error",
+)
+
+
+# ---------------------------------------------------------------------------- HTTP
+
+
+class CreateTableRequest(BaseModel):
+    """``POST /api/tables``: the game, the opponents' level, the partner's level, a seed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: GameName
+    difficulty: Difficulty = "normal"
+    partner: Difficulty = "expert"
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+
+
+class CreateTableResponse(BaseModel):
+    table_id: str
+    seat: int
+    token: str
+    game: GameName
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["person", "ai"]
+    difficulty: str | None = None
+    name: str = ""
+
+
+class TableSummary(BaseModel):
+    """``GET /api/tables/{id}``: public facts only, never cards."""
+
+    table_id: str
+    game: GameName
+    phase: Literal["tribute", "play", "over", "closed"]
+    deal_index: int
+    seq: int
+    seats: list[SeatInfo]
+    match: dict[str, Any]
+
+
+class RecordResponse(BaseModel):
+    """``GET /api/tables/{id}/record``: the cli.md game record of each finished deal."""
+
+    table_id: str
+    game: GameName
+    deals: list[dict[str, Any]]
+
+
+class Health(BaseModel):
+    ok: bool = True
+
+
+class ErrorBody(BaseModel):
+    detail: str
+
+
+# ---------------------------------------------------------------------------- client → server
+
+
+class _ClientFrame(BaseModel):
+    """Fields every client frame may carry: ``seat``, when given, must be the connection's."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    seat: int | None = None
+
+
+class Interpretation(BaseModel):
+    """The chosen reading of an ambiguous play (G-5.6): a combo type and, if needed, a rank."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    type: Annotated[str, StringConstraints(min_length=1, max_length=24)]
+    rank: Annotated[str, StringConstraints(min_length=1, max_length=3)] | None = None
+
+
+class PlayRequest(_ClientFrame):
+    type: Literal["play"]
+    cards: list[CardText] = Field(min_length=1, max_length=40)
+    interpretation: Interpretation | None = None
+
+
+class PassRequest(_ClientFrame):
+    type: Literal["pass"]
+
+
+class ReturnRequest(_ClientFrame):
+    type: Literal["return"]
+    card: CardText
+
+
+class HintRequest(_ClientFrame):
+    type: Literal["hint"]
+
+
+class NextDealRequest(_ClientFrame):
+    type: Literal["next_deal"]
+
+
+class RestartRequest(_ClientFrame):
+    type: Literal["restart"]
+
+
+class ResignRequest(_ClientFrame):
+    type: Literal["resign"]
+
+
+ClientMessage = Annotated[
+    PlayRequest
+    | PassRequest
+    | ReturnRequest
+    | HintRequest
+    | NextDealRequest
+    | RestartRequest
+    | ResignRequest,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+CLIENT_TYPES: tuple[str, ...] = ("play", "pass", "return", "hint", "next_deal", "restart", "resign")
+
+
+# ---------------------------------------------------------------------------- server → client
+
+
+class StateMessage(BaseModel):
+    """The seat's view after an event (``event`` is null on connect)."""
+
+    type: Literal["state"] = "state"
+    table_id: str
+    seq: int
+    observation: dict[str, Any]
+    event: dict[str, Any] | None
+    match: dict[str, Any]
+    seats: list[SeatInfo]
+    phase: Literal["tribute", "play", "over", "closed"]
+
+
+class ErrorMessage(BaseModel):
+    """A refused message: only its sender gets this, and nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    options: list[dict[str, Any]] | None = None
+
+
+class HintMessage(BaseModel):
+    """The strongest agent's suggestion: cards to play (or return), or a pass."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    type: Literal["hint"] = "hint"
+    cards: list[str] | None
+    combo: dict[str, Any] | None
+    pass_: bool = Field(alias="pass")
+    reason: str
+
+
+ServerMessage = Annotated[StateMessage | ErrorMessage | HintMessage, Field(discriminator="type")]

@@ -1,0 +1,73 @@
+// The page's UI catalog (embedded by the server as JSON) and the words built from it.
+const catalog = JSON.parse(document.getElementById("cardavia-i18n")?.textContent || "{}");
+export const lang = document.documentElement.lang || "en";
+const plurals = new Intl.PluralRules(lang);
+
+/** One catalog string; `{name}` placeholders filled, `{n}` also picks a plural form. */
+export function t(key, vars = {}) {
+  let k = key;
+  if (typeof vars.n === "number") {
+    const form = `${key}.${plurals.select(vars.n)}`;
+    if (form in catalog) k = form;
+    else if (`${key}.other` in catalog) k = `${key}.other`;
+  }
+  let text = catalog[k];
+  if (text === undefined) {
+    console.warn(`cardavia: missing catalog key ${k}`);
+    text = key;
+  }
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+export function has(key) {
+  return key in catalog;
+}
+
+/** The short visible rank: "10" for T, jokers as in the catalog. */
+export function rankLabel(rank) {
+  if (rank === "T") return "10";
+  if (rank === "BJ" || rank === "RJ") return t(`rank.short.${rank}`);
+  return rank;
+}
+
+/** The spoken rank name ("seven", "queen"). */
+export function rankName(rank) {
+  return t(`rank.${rank}`);
+}
+
+/** The screen-reader name of a card: "seven of hearts", "red joker"; wild cards say so. */
+export function cardName(card, { wild = false } = {}) {
+  const name = card.joker
+    ? t(`card.${card.text}`)
+    : t("card.name", { rank: rankName(card.rank), suit: t(`suit.${card.suit}`) });
+  return wild ? t("card.wild", { card: name }) : name;
+}
+
+export const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
+
+/** A compact visible text of a card ("7♥", "10♠"; jokers by their catalog short name). */
+export function cardShort(card) {
+  if (card.joker) return t(`card.${card.text}`);
+  return `${rankLabel(card.rank)}${SUIT_SYMBOL[card.suit]}`;
+}
+
+/** The name of a combination: "Pair of 7s"-style text from its type and main rank. */
+export function comboName(combo) {
+  const type = t(`combo.${combo.type}`);
+  if (combo.rank === null || combo.rank === undefined || combo.type === "joker_bomb") return type;
+  const rank = rankLabel(combo.rank);
+  if (combo.type === "bomb") return t("combo.withRankSize", { type, rank, n: combo.size });
+  if (["straight", "pair_run", "triple_run", "straight_flush"].includes(combo.type)) {
+    return t("combo.sequence", { type, rank, n: combo.size });
+  }
+  if (combo.type === "ace_bomb" || combo.type === "heavenly_bomb") return type;
+  return t("combo.withRank", { type, rank });
+}
+
+export function seatName(game, seat) {
+  return t(`seat.${game}.${seat}`);
+}
+
+export function placeName(place) {
+  return t(`place.${place}`);
+}

@@ -1,0 +1,449 @@
+// The Table view: joins the table over the WebSocket, renders every state, sends your moves.
+import { card, cards, sortHand } from "./cards.js";
+import { renderHand, updateSelection, wireHand } from "./hand.js";
+import { cardName, cardShort, comboName, has, seatName, t } from "./i18n.js";
+import { connectTable, tokenKey } from "./net.js";
+import { createReplay } from "./replay.js";
+import { checkSelection } from "./rules.js";
+import { h, logEntries, renderCenter, renderScores, renderSeats } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("table");
+const tableId = root.dataset.tableId;
+const ui = {
+  hand: $("hand"), play: $("play"), pass: $("pass"), hint: $("hint"), why: $("why"), error: $("error"),
+  next: $("next-deal"), restart: $("new-game"), ret: $("return-confirm"), banner: $("turn-banner"),
+  conn: $("conn"), seats: $("seats"), center: $("center"), log: $("log"), tribute: $("tribute-bar"),
+  group: $("group-toggle"), info: $("selection-info"), chooser: $("chooser"),
+  chooserOptions: $("chooser-options"), chooserCancel: $("chooser-cancel"),
+  scoresTitle: $("scores-title"), scoresBody: $("scores-body"),
+};
+
+const S = {
+  msg: null, obs: null, match: null, seats: null,
+  order: [], selected: new Set(), focus: 0, grouped: false,
+  pending: false, restartArmed: false, handKey: "", handContent: "", logKey: "", logCount: 0,
+};
+const baseTitle = document.title;
+let socket = null;
+const replay = createReplay($("replay"), tableId);
+
+// A small surface for tests and debugging: the last state message, timings, send().
+window.cardavia = { state: null, timings: { plays: [] }, tableId, hints: 0, lastHint: null };
+
+function setState(name) {
+  root.dataset.state = name;
+}
+
+function uiState(obs, match) {
+  if (obs.phase === "tribute") return "tribute";
+  if (obs.phase === "play") return "playing";
+  if (obs.game === "guandan" && match && match.match_winner !== null && match.match_winner !== undefined) return "match-over";
+  return "deal-over";
+}
+
+function selectedCards() {
+  return [...S.selected].sort((a, b) => a - b).map((i) => S.order[i]).filter(Boolean);
+}
+
+function showError(text) {
+  ui.error.textContent = text || "";
+}
+
+// ---------------------------------------------------------------------------- rendering
+
+function render() {
+  const obs = S.obs;
+  if (!obs) return;
+  const state = uiState(obs, S.match);
+  setState(state);
+  root.dataset.game = obs.game;
+  root.dataset.turn = obs.phase === "play" ? (obs.turn === obs.seat ? "me" : "other") : "none";
+  renderSeats(ui.seats, obs, S.seats);
+  renderCenter(ui.center, obs, S.match);
+  renderScores(ui.scoresTitle, ui.scoresBody, obs, S.match);
+  renderTribute(obs);
+  renderLog(obs);
+  renderMyHand(obs);
+  renderControls();
+  const myTurn = obs.phase === "play" && obs.turn === obs.seat;
+  ui.banner.textContent = bannerText(obs, state);
+  ui.banner.classList.toggle("mine", myTurn || (obs.return_options || []).length > 0);
+  document.title = myTurn ? `● ${t("seat.yourTurn")} · ${baseTitle}` : baseTitle;
+}
+
+function bannerText(obs, state) {
+  if (state === "match-over") return t("summary.matchOver");
+  if (state === "deal-over") return t("summary.title");
+  if (state === "tribute") {
+    return (obs.return_options || []).length ? t("tribute.chooseReturn", { seat: seatName(obs.game, returnTarget(obs)) }) : t("tribute.waiting");
+  }
+  if (obs.turn === obs.seat) return obs.top ? t("turn.yoursFollow") : t("turn.yoursLead");
+  if (obs.turn !== null) return t("turn.other", { seat: seatName(obs.game, obs.turn) });
+  return "";
+}
+
+function returnTarget(obs) {
+  const mine = (obs.pending_returns || []).find((p) => p.from === obs.seat);
+  return mine ? mine.to : 0;
+}
+
+function renderTribute(obs) {
+  const bar = ui.tribute;
+  const show = obs.game === "guandan" && (obs.phase === "tribute" || ((obs.tributes || []).length || obs.tribute_cancelled) && !(obs.history || []).length);
+  bar.hidden = !show;
+  if (!show) return;
+  const items = [];
+  if (obs.tribute_cancelled) items.push(h("p", { text: t("log.antiTribute") }));
+  for (const tr of obs.tributes || []) {
+    items.push(h("p", { class: "tribute-item" }, t("log.tribute", { from: seatName(obs.game, tr.from), to: seatName(obs.game, tr.to) }), " ", h("strong", { text: cardShort(card(tr.card)), "aria-label": cardName(card(tr.card)) })));
+  }
+  for (const r of obs.my_returns || []) {
+    items.push(h("p", { class: "tribute-item" }, t("log.return", { from: seatName(obs.game, r.from), to: seatName(obs.game, r.to) }), " ", h("strong", { text: cardShort(card(r.card)), "aria-label": cardName(card(r.card)) })));
+  }
+  if ((obs.return_options || []).length) {
+    items.push(h("p", { class: "tribute-ask", text: t("tribute.chooseReturn", { seat: seatName(obs.game, returnTarget(obs)) }) }));
+  } else if (obs.phase === "tribute") {
+    for (const p of obs.pending_returns || []) {
+      items.push(h("p", { text: t("tribute.pending", { from: seatName(obs.game, p.from), to: seatName(obs.game, p.to) }) }));
+    }
+  }
+  bar.replaceChildren(...items);
+}
+
+function renderLog(obs) {
+  const key = `${obs.deal_index}|${(obs.tributes || []).length}|${(obs.my_returns || []).length}|${obs.tribute_cancelled}`;
+  const entries = logEntries(obs);
+  if (key === S.logKey && entries.length >= S.logCount) {
+    // append only what is new (the log of a deal only grows)
+    for (const e of entries.slice(S.logCount)) ui.log.append(e);
+  } else {
+    ui.log.replaceChildren(...entries);
+  }
+  S.logKey = key;
+  S.logCount = entries.length;
+  ui.log.scrollTop = ui.log.scrollHeight;
+}
+
+function renderMyHand(obs) {
+  const hand = cards(obs.hand);
+  const eligible = obs.phase === "tribute" && (obs.return_options || []).length ? new Set(obs.return_options) : null;
+  const content = `${obs.deal_index}|${obs.hand.join(",")}|${eligible ? "r" : ""}|${obs.level}`;
+  const key = `${content}|${S.grouped}`;
+  if (key !== S.handKey) {
+    // Same cards shown another way (grouping): keep the selection. New cards: start afresh.
+    const keep = content === S.handContent ? selectedCards().map((c) => c.text) : [];
+    S.handKey = key;
+    S.handContent = content;
+    S.order = renderHand(ui.hand, { hand, game: obs.game, level: obs.level, grouped: S.grouped, selected: new Set(), eligible, focusIndex: S.focus });
+    const used = new Set();
+    for (const text of keep) {
+      const i = S.order.findIndex((c, j) => c.text === text && !used.has(j));
+      if (i >= 0) used.add(i);
+    }
+    S.selected = used;
+    updateSelection(ui.hand, S.selected);
+  }
+  ui.hand.setAttribute("aria-label", t("table.handLabel", { n: hand.length }));
+}
+
+function renderControls() {
+  const obs = S.obs;
+  if (!obs) return;
+  const myTurn = obs.phase === "play" && obs.turn === obs.seat;
+  const sel = selectedCards();
+  const check = checkSelection(sel, obs);
+  ui.play.disabled = !check.ok || S.pending;
+  ui.pass.disabled = !myTurn || !obs.can_pass || S.pending;
+  const owesReturn = obs.phase === "tribute" && (obs.return_options || []).length > 0;
+  ui.hint.disabled = !(myTurn || owesReturn) || S.pending;
+  let why = "";
+  if (myTurn && !check.ok && check.reason !== "why.selectCards") {
+    why = t(check.reason, { card: check.vars?.card ? cardShort(card(check.vars.card)) : "", combo: check.vars?.combo ? comboName(check.vars.combo) : "" });
+  } else if (myTurn && !sel.length) {
+    if (!obs.top) why = obs.must_include ? t("why.mustInclude", { card: cardShort(card(obs.must_include)) }) : t("why.lead");
+    else if (!obs.can_pass) why = t("why.mustBeat");
+  }
+  ui.why.textContent = why;
+  ui.play.title = why;
+  ui.info.textContent = sel.length ? t("table.selected", { n: sel.length }) : "";
+  // tribute: return a card
+  const returning = obs.phase === "tribute" && (obs.return_options || []).length > 0;
+  ui.ret.hidden = !returning;
+  if (returning) {
+    const chosen = sel.length === 1 && obs.return_options.includes(sel[0].text) ? sel[0] : null;
+    ui.ret.disabled = !chosen || S.pending;
+    ui.ret.textContent = chosen
+      ? t("tribute.confirm", { card: cardShort(chosen), seat: seatName(obs.game, returnTarget(obs)) })
+      : t("tribute.pick");
+  }
+  const over = obs.phase === "over";
+  ui.next.hidden = !over;
+  ui.next.textContent = root.dataset.state === "match-over" ? t("action.newMatch") : t("action.nextDeal");
+  for (const b of [ui.play, ui.pass]) b.hidden = over || returning;
+  ui.hint.hidden = over;
+  ui.restart.textContent = S.restartArmed ? t("action.restartConfirm") : t(obs.game === "guandan" ? "action.restart" : "action.newSession");
+}
+
+// ---------------------------------------------------------------------------- actions
+
+function send(msg) {
+  if (!socket) return;
+  socket.send(msg);
+}
+
+function toggle(index) {
+  const obs = S.obs;
+  if (!obs) return;
+  if (obs.phase === "tribute") {
+    S.selected = S.selected.has(index) ? new Set() : new Set([index]);
+  } else if (S.selected.has(index)) S.selected.delete(index);
+  else S.selected.add(index);
+  showError("");
+  updateSelection(ui.hand, S.selected);
+  renderControls();
+}
+
+function clearSelection() {
+  S.selected = new Set();
+  updateSelection(ui.hand, S.selected);
+  renderControls();
+}
+
+function sendPlay(interpretation) {
+  const sel = selectedCards();
+  const msg = { type: "play", cards: sel.map((c) => c.text) };
+  if (interpretation) msg.interpretation = interpretation;
+  S.pending = true;
+  window.cardavia.timings.playSentAt = performance.now();
+  renderControls();
+  send(msg);
+}
+
+function play() {
+  const obs = S.obs;
+  if (!obs || ui.play.disabled) return;
+  window.cardavia.timings.clickAt = performance.now();
+  const check = checkSelection(selectedCards(), obs);
+  if (!check.ok) return;
+  if (check.legal.length > 1) {
+    openChooser(check.legal);
+    return;
+  }
+  sendPlay(null);
+}
+
+function openChooser(options) {
+  const buttons = options.map((o) => {
+    const b = h("button", { type: "button", class: "option", "data-testid": "interpretation-option", "data-type": o.type, "data-rank": o.rank ?? "" }, h("span", { text: comboName(o) }));
+    if (o.as && o.cards && o.as.join() !== o.cards.join()) {
+      const asText = sortHand(cards(o.as), S.obs.game, S.obs.level).map((c) => cardShort(c)).join(" ");
+      b.append(h("span", { class: "option-as", text: t("chooser.as", { cards: asText }) }));
+    }
+    b.addEventListener("click", () => {
+      closeChooser();
+      sendPlay({ type: o.type, rank: o.rank ?? null });
+    });
+    return b;
+  });
+  ui.chooserOptions.replaceChildren(...buttons);
+  ui.chooser.hidden = false;
+  ui.chooser.dataset.open = "true";
+  buttons[0]?.focus();
+}
+
+function closeChooser() {
+  ui.chooser.hidden = true;
+  delete ui.chooser.dataset.open;
+  ui.play.focus();
+}
+
+function pass() {
+  if (ui.pass.disabled) return;
+  S.pending = true;
+  renderControls();
+  send({ type: "pass" });
+}
+
+function hint() {
+  if (ui.hint.disabled) return;
+  send({ type: "hint" });
+}
+
+function confirmReturn() {
+  const sel = selectedCards();
+  if (ui.ret.disabled || sel.length !== 1) return;
+  S.pending = true;
+  renderControls();
+  send({ type: "return", card: sel[0].text });
+}
+
+function restart() {
+  const obs = S.obs;
+  const needsConfirm = obs && obs.phase !== "over";
+  if (needsConfirm && !S.restartArmed) {
+    S.restartArmed = true;
+    renderControls();
+    setTimeout(() => { S.restartArmed = false; renderControls(); }, 4000);
+    return;
+  }
+  S.restartArmed = false;
+  send({ type: "restart" });
+}
+
+// ---------------------------------------------------------------------------- messages
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    const t0 = performance.now();
+    S.msg = msg;
+    S.obs = msg.observation;
+    S.match = msg.match || null;
+    if (msg.seats) S.seats = msg.seats;
+    S.pending = false;
+    window.cardavia.state = msg;
+    showError("");
+    if (S.obs.phase !== "play" && ui.chooser.dataset.open) closeChooser();
+    render();
+    announce(msg);
+    const t1 = performance.now();
+    const tm = window.cardavia.timings;
+    tm.lastRenderMs = t1 - t0;
+    if (tm.firstStateMs === undefined) tm.firstStateMs = t1; // ms since navigation start
+    if (tm.clickAt !== undefined) {
+      tm.plays.push(t1 - tm.clickAt);
+      tm.clickAt = undefined;
+    }
+    if (S.obs.phase === "over" || S.obs.deal_index > 0) replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
+    root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
+  } else if (msg.type === "error") {
+    S.pending = false;
+    if (msg.code === "ambiguous" && Array.isArray(msg.options) && msg.options.length) {
+      openChooser(msg.options);
+    } else if (msg.code === "auth" || msg.code === "not_found") {
+      refuse();
+    } else {
+      showError(errorText(msg));
+    }
+    renderControls();
+  } else if (msg.type === "hint") {
+    applyHint(msg);
+  }
+}
+
+function errorText(msg) {
+  const key = `error.${msg.code}`;
+  const general = t(has(key) ? key : "error.generic");
+  // The server's sentence is English; show it in English pages, keep it as a tooltip elsewhere.
+  ui.error.title = msg.message || "";
+  if (document.documentElement.lang === "en" && msg.message) return msg.message;
+  return general;
+}
+
+function applyHint(msg) {
+  window.cardavia.lastHint = msg;
+  window.cardavia.hints = (window.cardavia.hints || 0) + 1;
+  if (msg.pass || !msg.cards) {
+    ui.why.textContent = t("hint.pass");
+    ui.pass.focus();
+    return;
+  }
+  const used = new Set();
+  for (const text of msg.cards) {
+    const i = S.order.findIndex((c, j) => c.text === text && !used.has(j));
+    if (i >= 0) used.add(i);
+  }
+  S.selected = used;
+  updateSelection(ui.hand, S.selected);
+  renderControls();
+  ui.why.textContent = msg.combo ? t("hint.play", { combo: comboName(msg.combo) }) : "";
+}
+
+let lastAnnounced = "";
+function announce(msg) {
+  const ev = msg.event;
+  if (!ev || !S.obs) return;
+  const game = S.obs.game;
+  let text = "";
+  if (ev.event === "played" && ev.seat !== S.obs.seat) text = t("log.play", { seat: seatName(game, ev.seat), combo: comboName(ev.combo) });
+  else if (ev.event === "passed" && ev.seat !== S.obs.seat) text = t("log.pass", { seat: seatName(game, ev.seat) });
+  if (text && text !== lastAnnounced) {
+    lastAnnounced = text;
+    ui.info.textContent = text;
+  }
+}
+
+function refuse() {
+  setState("error");
+  ui.conn.textContent = t("table.refused");
+  ui.banner.replaceChildren(h("a", { href: "/", text: t("table.backToLobby") }));
+  if (socket) socket.close();
+}
+
+function onStatus(status) {
+  ui.conn.textContent = status === "open" ? "" : t(`conn.${status}`);
+  ui.conn.dataset.status = status;
+  if (status === "refused") refuse();
+}
+
+// ---------------------------------------------------------------------------- wiring
+
+wireHand(ui.hand, {
+  onToggle: toggle,
+  onFocus: (i) => { S.focus = i; },
+  onPlay: play,
+  onClear: clearSelection,
+});
+ui.play.addEventListener("click", play);
+ui.pass.addEventListener("click", pass);
+ui.hint.addEventListener("click", hint);
+ui.ret.addEventListener("click", confirmReturn);
+ui.next.addEventListener("click", () => send({ type: "next_deal" }));
+ui.restart.addEventListener("click", restart);
+ui.chooserCancel.addEventListener("click", closeChooser);
+ui.chooser.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") { ev.preventDefault(); closeChooser(); return; }
+  if (ev.key === "Tab") {
+    // keep focus inside the dialog
+    const items = [...ui.chooser.querySelectorAll("button")];
+    const i = items.indexOf(document.activeElement);
+    const next = ev.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i + 1) % items.length;
+    ev.preventDefault();
+    items[next].focus();
+  }
+});
+ui.group.addEventListener("change", () => {
+  S.grouped = ui.group.checked;
+  try { localStorage.setItem("cardavia.grouped", S.grouped ? "1" : "0"); } catch { /* ignore */ }
+  S.handKey = "";
+  if (S.obs) { renderMyHand(S.obs); renderControls(); }
+});
+document.addEventListener("keydown", (ev) => {
+  if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const target = ev.target;
+  if (target.closest && target.closest("input, select, textarea, .dialog")) return;
+  const key = ev.key.toLowerCase();
+  if (key === "p") { ev.preventDefault(); if (S.obs?.phase === "tribute") confirmReturn(); else play(); }
+  else if (key === "x") { ev.preventDefault(); pass(); }
+  else if (key === "h") { ev.preventDefault(); hint(); }
+  else if (key === "n" && !ui.next.hidden) { ev.preventDefault(); ui.next.click(); }
+  else if (key === "escape") clearSelection();
+});
+
+function start() {
+  let token = null;
+  try {
+    token = localStorage.getItem(tokenKey(tableId));
+    S.grouped = localStorage.getItem("cardavia.grouped") === "1";
+    ui.group.checked = S.grouped;
+  } catch { /* ignore */ }
+  if (!token) {
+    refuse();
+    return;
+  }
+  try { localStorage.setItem("cardavia.lastTable", tableId); } catch { /* ignore */ }
+  socket = connectTable(tableId, token, { onMessage, onStatus });
+  window.cardavia.send = (msg) => send(msg);
+}
+
+start();

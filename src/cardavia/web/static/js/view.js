@@ -1,0 +1,224 @@
+// Rendering of the public table: seats, the trick, scores, the log, the end-of-deal summary.
+import { cards, isWild, miniCard, rankSymbol } from "./cards.js";
+import { cardShort, comboName, placeName, seatName, t } from "./i18n.js";
+
+const POSITIONS = {
+  guandan: ["bottom", "right", "top", "left"],
+  runfast: ["bottom", "right", "left"],
+};
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "role" || k === "id" || k === "lang") {
+      node.setAttribute(k, v === true ? "" : String(v));
+    } else node[k] = v;
+  }
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+/** Mini cards of a play; wild hearts marked. */
+export function playCards(texts, game, level) {
+  return h("span", { class: "play-cards" }, cards(texts).map((c) => miniCard(c, { wild: isWild(c, game, level) })));
+}
+
+function lastActions(obs) {
+  const last = new Map();
+  for (const a of obs.trick || []) last.set(a.seat, a);
+  return last;
+}
+
+function seatKind(seatInfo) {
+  if (!seatInfo || seatInfo.kind === "person") return null;
+  const level = seatInfo.difficulty ? t(`difficulty.${seatInfo.difficulty}`) : "";
+  return t("seat.aiLevel", { level });
+}
+
+export function renderSeats(root, obs, seatsInfo) {
+  const game = obs.game;
+  const last = lastActions(obs);
+  const out = [];
+  for (let seat = 0; seat < obs.n_seats; seat++) {
+    const pos = POSITIONS[game]?.[seat] || "top";
+    const count = obs.hand_sizes[seat];
+    const place = obs.places.indexOf(seat);
+    const isTurn = obs.phase === "play" && obs.turn === seat;
+    const action = last.get(seat);
+    const isTop = obs.top_seat === seat && obs.top;
+    const info = (seatsInfo || []).find((s) => s.seat === seat);
+    const team = game === "guandan" ? (seat % 2 === 0 ? "us" : "them") : null;
+    const box = h("section", {
+      class: `seat pos-${pos}${isTurn ? " turn" : ""}${isTop ? " has-top" : ""}${team ? ` team-${team}` : ""}${place >= 0 ? " finished" : ""}`,
+      "data-seat": seat,
+      "data-testid": `seat-${seat}`,
+      "aria-label": seatName(game, seat),
+    });
+    const head = h("div", { class: "seat-head" },
+      h("span", { class: "seat-name", text: seatName(game, seat) }),
+      seatKind(info) ? h("span", { class: "seat-kind", text: seatKind(info) }) : null,
+    );
+    box.append(head);
+    const status = h("div", { class: "seat-status" });
+    if (seat !== obs.seat) {
+      const fan = h("span", { class: "fan", "aria-hidden": "true" });
+      for (let i = 0; i < Math.min(count, 6); i++) fan.append(h("span", { class: "back" }));
+      status.append(fan);
+    }
+    status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
+    if (place >= 0) status.append(h("span", { class: "badge place", text: placeName(place + 1) }));
+    if (isTurn) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
+    box.append(status);
+    const act = h("div", { class: `seat-action${isTop ? " top" : ""}`, "data-testid": `action-${seat}` });
+    if (action && action.pass) {
+      act.append(h("span", { class: "pass-marker", text: t("seat.passed") }));
+    } else if (action) {
+      act.append(playCards(action.cards, game, obs.level), h("span", { class: "combo-name", text: comboName(action.combo) }));
+      if (isTop) act.setAttribute("aria-label", t("table.topPlay", { combo: comboName(action.combo) }));
+    }
+    box.append(act);
+    out.push(box);
+  }
+  root.replaceChildren(...out);
+}
+
+export function renderCenter(root, obs, match) {
+  const parts = [];
+  if (obs.game === "guandan" && obs.level) {
+    const lv = obs.level === "T" ? "10" : obs.level;
+    parts.push(h("p", { class: "deal-level", text: t("table.dealLevel", { level: lv }) }));
+    parts.push(h("p", { class: "wild-note", text: t("table.wildNote", { card: cardShort(cards([`${obs.level}h`])[0]) }) }));
+  }
+  if (obs.phase === "play") {
+    if (obs.top) {
+      parts.push(h("p", { class: "top-line", text: t("table.topBy", { combo: comboName(obs.top), seat: seatName(obs.game, obs.top_seat) }) }));
+    } else if (obs.turn !== null) {
+      parts.push(h("p", { class: "top-line", text: t("table.leads", { seat: seatName(obs.game, obs.turn) }) }));
+    }
+  }
+  if (obs.phase === "over") parts.push(renderSummary(obs, match));
+  root.replaceChildren(...parts);
+}
+
+/** A level for display: accepts a symbol ("T") or a rank value (10); T shows as 10. */
+function levelText(level) {
+  const symbol = typeof level === "number" ? rankSymbol(level) : level;
+  return symbol === "T" ? "10" : symbol;
+}
+
+export function renderSummary(obs, match) {
+  const box = h("div", { class: "summary", "data-testid": "summary", role: "region", "aria-label": t("summary.title") });
+  const over = obs.game === "guandan" && match && match.match_winner !== null && match.match_winner !== undefined;
+  box.append(h("h2", { text: over ? t("summary.matchOver") : t("summary.title") }));
+  if (obs.game === "guandan") {
+    const places = h("ol", { class: "places" });
+    const order = [...obs.places];
+    for (let s = 0; s < obs.n_seats; s++) if (!order.includes(s)) order.push(s);
+    for (const seat of order) places.append(h("li", { text: seatName(obs.game, seat) }));
+    box.append(places);
+    // match.last_settlement carries level symbols; the raw result carries rank values
+    const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result || {};
+    const team = s.winner_team;
+    if (team !== undefined && team !== null) {
+      box.append(h("p", { text: t(team === 0 ? "summary.weWin" : "summary.theyWin", { n: s.advance }) }));
+    }
+    if (s.levels && s.levels.length === 2) {
+      box.append(h("p", { text: t("summary.levels", { us: levelText(s.levels[0]), them: levelText(s.levels[1]) }) }));
+    }
+    if (over) box.append(h("p", { class: "match-result", text: t(match.match_winner === 0 ? "summary.matchWon" : "summary.matchLost") }));
+    else if (s.next_level !== undefined && s.next_level !== null) box.append(h("p", { text: t("summary.nextLevel", { level: levelText(s.next_level) }) }));
+  } else {
+    const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result;
+    box.append(settlementTable(obs, s));
+  }
+  return box;
+}
+
+/** Run Fast: the settlement of a deal line by line (R-5). */
+export function settlementTable(obs, s) {
+  const wrap = h("div", { class: "settlement", "data-testid": "settlement" });
+  if (!s) return wrap;
+  const game = obs.game;
+  if (s.winner !== undefined && s.winner !== null) {
+    wrap.append(h("p", { class: "winner", text: t("settle.winner", { seat: seatName(game, s.winner) }) }));
+  }
+  const list = h("ul", { class: "settle-lines" });
+  for (const line of s.lines || []) {
+    const parts = [t("settle.cardsLeft", { n: line.cards_left })];
+    if (line.never_played) parts.push(t("settle.doubled"));
+    if (line.holds_2s) parts.push(t("settle.twoSpades"));
+    if (line.unplayed_bombs) parts.push(t("settle.bombs", { n: line.unplayed_bombs, points: 10 * line.unplayed_bombs }));
+    list.append(h("li", { "data-testid": "settle-line", text: t("settle.pays", { seat: seatName(game, line.seat), n: line.pays, parts: parts.join(", ") }) }));
+  }
+  for (const seat of s.bomb_bonuses || []) {
+    list.append(h("li", { "data-testid": "settle-line", text: t("settle.bombBonus", { seat: seatName(game, seat) }) }));
+  }
+  wrap.append(list);
+  if (s.scores) {
+    const table = h("table", { class: "scores-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("settle.seat") }), h("th", { scope: "col", text: t("settle.deal") }))),
+      h("tbody", {}, s.scores.map((v, seat) => h("tr", {}, h("th", { scope: "row", text: seatName(game, seat) }), h("td", { text: signed(v) })))),
+    );
+    wrap.append(table);
+  }
+  return wrap;
+}
+
+function signed(v) {
+  return v > 0 ? `+${v}` : String(v);
+}
+
+export function renderScores(title, body, obs, match) {
+  if (obs.game === "guandan") {
+    title.textContent = t("scores.levels");
+    const levels = match?.levels || obs.team_levels || ["2", "2"];
+    const rows = [
+      [t("scores.usTeam"), levelText(levels[0])],
+      [t("scores.themTeam"), levelText(levels[1])],
+      [t("scores.dealLevel"), levelText(match?.deal_level || obs.level || "2")],
+    ];
+    body.replaceChildren(h("dl", { class: "levels" }, rows.map(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })])));
+  } else {
+    title.textContent = t("scores.totals");
+    const totals = match?.totals || new Array(obs.n_seats).fill(0);
+    body.replaceChildren(h("table", { class: "scores-table", "data-testid": "totals" },
+      h("tbody", {}, totals.map((v, seat) => h("tr", {}, h("th", { scope: "row", text: seatName(obs.game, seat) }), h("td", { text: signed(v) })))),
+    ));
+  }
+}
+
+/** The game log of the deal, from the observation (so it survives reconnects). */
+export function logEntries(obs) {
+  const game = obs.game;
+  const entries = [];
+  entries.push(h("li", { class: "log-deal", text: game === "guandan"
+    ? t("log.dealLevel", { n: obs.deal_index + 1, level: levelText(obs.level || "2") })
+    : t("log.deal", { n: obs.deal_index + 1 }) }));
+  if (obs.tribute_cancelled) entries.push(h("li", { text: t("log.antiTribute") }));
+  for (const tr of obs.tributes || []) {
+    entries.push(h("li", { class: "log-tribute" }, t("log.tribute", { from: seatName(game, tr.from), to: seatName(game, tr.to) }), " ", playCards([tr.card], game, obs.level)));
+  }
+  for (const r of obs.my_returns || []) {
+    entries.push(h("li", { class: "log-return" }, t("log.return", { from: seatName(game, r.from), to: seatName(game, r.to) }), " ", playCards([r.card], game, obs.level)));
+  }
+  const start = game === "guandan" ? 27 : 16;
+  const left = new Array(obs.n_seats).fill(start);
+  let place = 0;
+  for (const a of obs.history || []) {
+    if (a.pass) {
+      entries.push(h("li", { class: "log-pass", text: t("log.pass", { seat: seatName(game, a.seat) }) }));
+      continue;
+    }
+    entries.push(h("li", { class: "log-play" }, `${t("log.play", { seat: seatName(game, a.seat), combo: comboName(a.combo) })} `, playCards(a.cards, game, obs.level)));
+    left[a.seat] -= a.cards.length;
+    if (left[a.seat] === 0) {
+      place += 1;
+      entries.push(h("li", { class: "log-finish", text: t("log.finished", { seat: seatName(game, a.seat), place: placeName(place) }) }));
+    }
+  }
+  if (obs.phase === "over") entries.push(h("li", { class: "log-end", text: t("log.over") }));
+  return entries;
+}

@@ -74,8 +74,10 @@ def test_g_6_3_the_match_continues_with_tribute_until_won_then_restarts() -> Non
     agents = [make_agent("random", s) for s in range(4)]
     deal = match.start_deal()
     assert deal.phase == "play" and not deal.tributes  # first deal: random leader, no tribute
-    for index in range(60):
+    played = 0
+    for _ in range(60):
         play_out(deal, agents)
+        played += 1
         settlement = match.finish_deal()
         if settlement.match_winner is not None:
             break
@@ -84,6 +86,6 @@ def test_g_6_3_the_match_continues_with_tribute_until_won_then_restarts() -> Non
         assert deal.tributes or deal.tribute_cancelled  # G-3 on every later deal
     else:
         raise AssertionError("no match was won in 60 random deals")
-    assert index >= 3  # levels climb from 2 to A over several deals
+    assert played >= 4  # levels climb from 2 to A over several deals
     fresh = match.start_deal()  # a new match (selfplay's "restarting at level 2")
     assert match.levels == [2, 2] and fresh.level == 2 and not fresh.tributes

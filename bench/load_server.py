@@ -216,7 +216,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--deals", type=int, default=1)
     parser.add_argument("--game", choices=["mix", "guandan", "runfast"], default="mix")
-    parser.add_argument("--difficulties", default="easy,normal",
+    parser.add_argument("--difficulties", default="random",
                         help="comma-separated; each table draws its opponents' and its"
                         " partner's level from these (hard/expert search 50/150 ms a move)")
     parser.add_argument("--pacing", type=float, default=0.0,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from cardavia.ai.base import Agent
-from cardavia.ai.difficulty import DIFFICULTIES, STRONGEST, agent_for
+from cardavia.ai.difficulty import AI_LEVELS, STRONGEST, agent_for
 from cardavia.ai.random_agent import RandomAgent
 from cardavia.cards import Card, CardError, Rank, card_strings, parse_cards
 from cardavia.events import DealEnded, DealStarted, Event, event_from_json, event_to_json
@@ -105,8 +105,8 @@ class TableConfig:
         for index, seat in enumerate(self.seats):
             if seat.seat != index:
                 raise ValueError(f"seat {index} is configured as seat {seat.seat}")
-            if seat.kind == AI and seat.difficulty not in DIFFICULTIES:
-                names = ", ".join(DIFFICULTIES)
+            if seat.kind == AI and seat.difficulty not in AI_LEVELS:
+                names = ", ".join(AI_LEVELS)
                 raise ValueError(f"unknown difficulty {seat.difficulty!r}; choose one of {names}")
 
     @classmethod

@@ -8,6 +8,9 @@ from __future__ import annotations
 from cardavia.ai.base import Agent
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+#: Every AI level a table accepts: the four above plus ``random`` (uniformly random legal
+#: moves), for tests, load benchmarks and research; the lobby offers only the four.
+AI_LEVELS: tuple[str, ...] = (*DIFFICULTIES, "random")
 STRONGEST = "expert"
 
 #: difficulty → agent name in :data:`cardavia.ai.AGENTS`:
@@ -18,6 +21,7 @@ _AGENT_FOR: dict[str, str] = {
     "normal": "basic",
     "hard": "expert_quick",
     "expert": "expert",
+    "random": "random",
 }
 
 
@@ -27,6 +31,6 @@ def agent_for(difficulty: str, seed: int = 0) -> Agent:
 
     if difficulty not in _AGENT_FOR:
         raise ValueError(
-            f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}"
+            f"unknown difficulty {difficulty!r}; choose one of {', '.join(AI_LEVELS)}"
         )
     return make_agent(_AGENT_FOR[difficulty], seed)

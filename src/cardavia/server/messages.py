@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
-Difficulty = Literal["easy", "normal", "hard", "expert"]
+Difficulty = Literal["easy", "normal", "hard", "expert", "random"]  # "random": tests, load, research
 GameName = Literal["guandan", "runfast"]
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=4)]
 

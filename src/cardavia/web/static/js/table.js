@@ -1,7 +1,7 @@
 // The Table view: joins the table over the WebSocket, renders every state, sends your moves.
 import { card, cards, sortHand } from "./cards.js";
 import { renderHand, updateSelection, wireHand } from "./hand.js";
-import { cardName, cardShort, comboName, has, seatName, t } from "./i18n.js";
+import { cardName, cardShort, comboName, has, seatName, t, lang } from "./i18n.js";
 import { connectTable, tokenKey } from "./net.js";
 import { createReplay } from "./replay.js";
 import { checkSelection } from "./rules.js";
@@ -343,8 +343,11 @@ function errorText(msg) {
 function applyHint(msg) {
   window.cardavia.lastHint = msg;
   window.cardavia.hints = (window.cardavia.hints || 0) + 1;
+  // The agents explain their choice in English; the explanation is shown on English pages
+  // only, so no other language ever shows English text.
+  const because = lang === "en" && msg.reason ? ` — ${msg.reason}` : "";
   if (msg.pass || !msg.cards) {
-    ui.why.textContent = t("hint.pass");
+    ui.why.textContent = t("hint.pass") + because;
     ui.pass.focus();
     return;
   }
@@ -356,7 +359,7 @@ function applyHint(msg) {
   S.selected = used;
   updateSelection(ui.hand, S.selected);
   renderControls();
-  ui.why.textContent = msg.combo ? t("hint.play", { combo: comboName(msg.combo) }) : "";
+  ui.why.textContent = msg.combo ? t("hint.play", { combo: comboName(msg.combo) }) + because : "";
 }
 
 let lastAnnounced = "";

@@ -57,6 +57,7 @@ def play_guandan(names: Sequence[str], seed: int, index: int, think_ms: float | 
     wins = [0, 0]
     levels = [0, 0]
     bombs_on_partner = 0
+    bombs_out = 0
     overtakes = 0
     plays = 0
     for swap in (0, 1):
@@ -70,11 +71,12 @@ def play_guandan(names: Sequence[str], seed: int, index: int, think_ms: float | 
         wins[side] += 1
         levels[side] += advance
         bombs_on_partner += watch.bombs
+        bombs_out += watch.bombs_going_out
         overtakes += watch.overtakes
         plays += watch.plays
     return {
         "index": index, "wins": wins, "levels": levels,
-        "bombs_on_partner": bombs_on_partner, "overtakes": overtakes, "plays": plays,
+        "bombs_on_partner": bombs_on_partner, "bombs_out": bombs_out, "overtakes": overtakes, "plays": plays,
     }
 
 
@@ -83,6 +85,7 @@ class PartnerWatch:
 
     def __init__(self) -> None:
         self.bombs = 0
+        self.bombs_going_out = 0
         self.overtakes = 0
         self.plays = 0
 
@@ -94,6 +97,8 @@ class PartnerWatch:
             self.overtakes += 1
             if decision.combo.tier:
                 self.bombs += 1
+                if decision.combo.size == len(obs.hand):
+                    self.bombs_going_out += 1
 
 
 def play_runfast(names: Sequence[str], seed: int, index: int, think_ms: float | None) -> dict[str, Any]:
@@ -189,11 +194,12 @@ def run(
             lv = mean_ci([r["levels"][side] / 2 for r in results])
             sides.append({
                 "agent": names[side], "side": "AB"[side],
-                "win_rate": _ci(win), "levels_per_deal": _ci(lv),
+                "win_rate": _ci(win, rate=True), "levels_per_deal": _ci(lv),
             })
         summary["games"] = 2 * deals
         summary["sides"] = sides
         summary["bombs_over_partner"] = sum(r["bombs_on_partner"] for r in results)
+        summary["bombs_over_partner_going_out"] = sum(r.get("bombs_out", 0) for r in results)
         summary["overtakes_of_partner"] = sum(r["overtakes"] for r in results)
         summary["plays"] = sum(r["plays"] for r in results)
     else:
@@ -201,14 +207,15 @@ def run(
         for i, name in enumerate(slots):
             sc = mean_ci([r["score"][i] / r["games"][i] for r in results])
             fo = mean_ci([r["first"][i] / r["games"][i] for r in results])
-            per.append({"agent": name, "slot": i, "score_per_deal": _ci(sc), "first_rate": _ci(fo)})
+            per.append({"agent": name, "slot": i, "score_per_deal": _ci(sc), "first_rate": _ci(fo, rate=True)})
         summary["games"] = 3 * deals
         summary["slots"] = per
     return summary
 
 
-def _ci(t: tuple[float, float, float]) -> dict[str, float]:
-    return {"mean": round(t[0], 4), "lo": round(t[1], 4), "hi": round(t[2], 4)}
+def _ci(t: tuple[float, float, float], rate: bool = False) -> dict[str, float]:
+    lo, hi = (max(0.0, t[1]), min(1.0, t[2])) if rate else (t[1], t[2])
+    return {"mean": round(t[0], 4), "lo": round(lo, 4), "hi": round(hi, 4)}
 
 
 def format_table(summary: dict[str, Any]) -> str:
@@ -230,7 +237,8 @@ def format_table(summary: dict[str, Any]) -> str:
             )
         lines.append(
             f"plays over the partner's winning play: {summary['overtakes_of_partner']}, of which"
-            f" bombs: {summary['bombs_over_partner']} (of {summary['plays']} plays)"
+            f" bombs: {summary['bombs_over_partner']} ({summary['bombs_over_partner_going_out']}"
+            f" of them going out), of {summary['plays']} plays"
         )
     else:
         lines.append(f"{'slot':<6}{'agent':<10}{'score/deal [95% CI]':<28}{'first out [95% CI]':<28}")

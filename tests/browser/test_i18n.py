@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from cardavia.web.pages import RULES_DIR
-from tests.browser.conftest import CATALOGS, LANGS, Live, Tables, shot, visit_table, wait_ready
+from tests.browser.conftest import CATALOGS, LANGS, Live, Tables, shot, visit_table, wait_for_me, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -156,3 +156,27 @@ def test_fonts_for_each_script(page: Page, live: Live) -> None:
             family,
         )
         assert ok
+
+
+@pytest.mark.parametrize(("lang", "game"), [("th", "guandan"), ("zh", "runfast")])
+def test_hint_explains_itself_in_the_language(page: Page, live: Live, lang: str, game: str) -> None:
+    """Hint shows the agent's reason in the page's language (from its key and args), never
+    the English sentence: no Latin letters but card and rank symbols."""
+    page.goto(f"{live.http}/?lang={lang}")
+    created = live.create(game, seed=12, difficulty="easy")
+    visit_table(page, live, (created["table_id"], created["token"]))
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    wait_for_me(page)
+    page.click('[data-testid="hint"]')
+    page.wait_for_function("() => window.cardavia.hints > 0")
+    hint = page.evaluate("() => window.cardavia.lastHint")
+    assert hint["reason_key"] and f"reasons.{hint['reason_key']}" in CATALOGS[lang], hint
+    why = page.inner_text("#why")
+    assert " — " in why, why
+    head = CATALOGS[lang]["hint.pass"] if hint["pass"] else CATALOGS[lang]["hint.play"].split("{")[0]
+    assert why.startswith(head), why
+    reason = why.split(" — ", 1)[1].strip()
+    assert reason and hint["reason"] not in why
+    latin = [w for w in re.findall(r"[A-Za-z]+", why) if w not in {"J", "Q", "K", "A"}]
+    assert not latin, f"Latin letters in the {lang} hint: {why!r}"
+    assert english_left(why, lang) == []

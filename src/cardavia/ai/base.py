@@ -5,12 +5,14 @@ Every answer carries a short human-readable reason, shown by the UI's hint/expla
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from cardavia.cards import Card
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo
+
+from .reasons import Reason, ReasonArg
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +20,13 @@ class Decision:
     """A move: ``combo`` to play, or ``None`` to pass, with the reason."""
 
     combo: Combo | None
-    reason: str = ""
+    reason: str = ""  # English, for logs and the CLI
+    reason_key: str = ""  # the web catalog's ``reasons.<key>``
+    reason_args: dict[str, ReasonArg] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, combo: Combo | None, why: Reason) -> Decision:
+        return cls(combo, why.text, why.key, dict(why.args))
 
     @property
     def is_pass(self) -> bool:
@@ -31,6 +39,12 @@ class ReturnDecision:
 
     card: Card
     reason: str = ""
+    reason_key: str = ""
+    reason_args: dict[str, ReasonArg] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, card: Card, why: Reason) -> ReturnDecision:
+        return cls(card, why.text, why.key, dict(why.args))
 
 
 class Agent(Protocol):

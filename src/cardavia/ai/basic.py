@@ -36,8 +36,8 @@ class BasicAgent:
             view = gd_basic.GdView(obs.seat, cnt, obs.level, obs.hand_sizes, obs.top, obs.top_seat)
             pattern, reason = gd_basic.choose(view, self.gd, self.rng)
             if pattern is None:
-                return Decision(None, reason)
-            return Decision(gd_basic.to_combo(pattern, cnt, obs.level), reason)
+                return Decision.of(None, reason)
+            return Decision.of(gd_basic.to_combo(pattern, cnt, obs.level), reason)
         from . import rf_basic
 
         rf_view = rf_basic.view_of(obs, cnt)
@@ -45,13 +45,13 @@ class BasicAgent:
             rf_view, rf_basic.RfConfig(noise=self.noise, blocking=self.blocking), self.rng
         )
         if rf_pattern is None:
-            return Decision(None, reason)
-        return Decision(rf_basic.to_combo(rf_pattern, cnt, obs.opening), reason)
+            return Decision.of(None, reason)
+        return Decision.of(rf_basic.to_combo(rf_pattern, cnt, obs.opening), reason)
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
         assert obs.level is not None
         card, reason = gd_basic.choose_return(obs.return_options, hand_counts(obs), obs.level)
-        return ReturnDecision(card, reason)
+        return ReturnDecision.of(card, reason)
 
 
 __all__ = ["BasicAgent"]

@@ -31,6 +31,7 @@ from cardavia.rules.guandan.moves import rank_counts as gd_rank_counts
 
 from . import gd_basic, gd_search, rf_basic, rf_search
 from .gd_plan import best_plan as gd_best_plan
+from .reasons import Reason, ReasonArg, because, combo_arg
 from .rf_plan import best_plan as rf_best_plan
 
 DEFAULT_PRIOR = 0.05  # the basic move's head start (in value units): search must beat it
@@ -72,18 +73,18 @@ class ExpertAgent:
         if obs.game == "guandan":
             move, reason = self._guandan(obs, cnt, t0)
             if move is None:
-                return Decision(None, reason)
+                return Decision.of(None, reason)
             assert obs.level is not None
-            return Decision(gd_basic.to_combo(move, cnt, obs.level), reason)
+            return Decision.of(gd_basic.to_combo(move, cnt, obs.level), reason)
         move, reason = self._runfast(obs, cnt, t0)
         if move is None:
-            return Decision(None, reason)
-        return Decision(rf_basic.to_combo(move, cnt, obs.opening), reason)
+            return Decision.of(None, reason)
+        return Decision.of(rf_basic.to_combo(move, cnt, obs.opening), reason)
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
         assert obs.level is not None
         card, reason = gd_basic.choose_return(obs.return_options, hand_counts(obs), obs.level)
-        return ReturnDecision(card, reason)
+        return ReturnDecision.of(card, reason)
 
     # ------------------------------------------------------------------ shared loop
 
@@ -93,8 +94,8 @@ class ExpertAgent:
         default: Pattern | None,
         one_sample: Callable[[], list[float]],
         t0: float,
-        why: str,
-    ) -> tuple[Pattern | None, str]:
+        why: Reason,
+    ) -> tuple[Pattern | None, Reason]:
         rows: list[list[float]] = []
         deadline = t0 + self.budget
         cap = t0 + self.hard_cap
@@ -111,7 +112,7 @@ class ExpertAgent:
         n = len(rows)
         self.last_samples = n
         if n == 0:
-            return default, f"{why} (no time to search)"
+            return default, Reason(why.key, f"{why.text} (no time to search)", why.args)
         d = candidates.index(default)
         means = [sum(r[i] for r in rows) / n for i in range(len(candidates))]
         # leave the planner's move only for a clearly better one: paired differences over
@@ -128,15 +129,28 @@ class ExpertAgent:
                 best, best_margin = i, margin
         move = candidates[best]
         if best == d:
-            return move, f"{why}; search agrees ({means[d]:+.2f} over {n} sampled deals)"
-        return move, (
+            # the rule's reason stands (the search only confirms it)
+            text = f"{why.text}; search agrees ({means[d]:+.2f} over {n} sampled deals)"
+            return move, Reason(why.key, text, why.args)
+        english = (
             f"{_describe(move)}: search prefers it ({means[best]:+.2f} vs {means[d]:+.2f} for"
             f" {_describe(default)}, {n} sampled deals)"
+        )
+        args: dict[str, ReasonArg] = {
+            "delta": f"{means[best]:+.2f}", "base": f"{means[d]:+.2f}", "samples": str(n)
+        }
+        if move is None:
+            assert default is not None
+            return None, because("search_prefers_pass", english, alt=combo_arg(default), **args)
+        if default is None:
+            return move, because("search_prefers_over_pass", english, combo=combo_arg(move), **args)
+        return move, because(
+            "search_prefers", english, combo=combo_arg(move), alt=combo_arg(default), **args
         )
 
     # ------------------------------------------------------------------ Guandan
 
-    def _guandan(self, obs: Observation, cnt: list[int], t0: float) -> tuple[Pattern | None, str]:
+    def _guandan(self, obs: Observation, cnt: list[int], t0: float) -> tuple[Pattern | None, Reason]:
         from .tracking import track
 
         level = obs.level
@@ -159,7 +173,11 @@ class ExpertAgent:
             safe = [u for u in units if gd_search.unbeatable(u.pattern(level), tracked.unseen, level)]
             if safe and len(units) - len(safe) <= 1:
                 u = max(safe, key=lambda u: u.size)
-                return u.pattern(level), f"endgame: {u.describe()} cannot be beaten; the rest follows"
+                p = u.pattern(level)
+                return p, because(
+                    "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                    combo=combo_arg(p),
+                )
         candidates: list[Pattern | None] = [default]
         if obs.top is None:
             leads = sorted(
@@ -220,7 +238,7 @@ class ExpertAgent:
 
     # ------------------------------------------------------------------ Run Fast
 
-    def _runfast(self, obs: Observation, cnt: list[int], t0: float) -> tuple[Pattern | None, str]:
+    def _runfast(self, obs: Observation, cnt: list[int], t0: float) -> tuple[Pattern | None, Reason]:
         from cardavia.rules.runfast.moves import patterns as rf_patterns
         from cardavia.rules.runfast.moves import rank_counts as rf_rank_counts
 
@@ -243,7 +261,10 @@ class ExpertAgent:
             safe = [u for u in plan.units if rf_search.unbeatable(u.pattern, unseen_rc)]
             if safe and len(plan.units) - len(safe) <= 1:
                 u = max(safe, key=lambda u: (u.size, u.value))
-                return u.pattern, f"endgame: {u.describe()} cannot be beaten; the rest follows"
+                return u.pattern, because(
+                    "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                    combo=combo_arg(u.pattern),
+                )
         candidates: list[Pattern | None] = [default]
         if obs.top is None and not obs.opening:
             leads = sorted(

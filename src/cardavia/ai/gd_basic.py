@@ -25,6 +25,7 @@ from cardavia.rules.combo import Combo, ComboType
 from cardavia.rules.guandan.moves import Pattern, concretize, patterns, rank_counts
 
 from .gd_plan import UNIT_COST, Plan, best_plan, remove_pattern
+from .reasons import Reason, because, combo_arg
 
 _BOMB_TYPES = (ComboType.BOMB, ComboType.STRAIGHT_FLUSH, ComboType.JOKER_BOMB)
 
@@ -60,29 +61,31 @@ def opponents(seat: int) -> tuple[int, int]:
     return (seat + 1) % 4, (seat + 3) % 4
 
 
-def choose(view: GdView, cfg: GdConfig, rng: random.Random) -> tuple[Pattern | None, str]:
+def choose(view: GdView, cfg: GdConfig, rng: random.Random) -> tuple[Pattern | None, Reason]:
     """The basic move for ``view`` as an abstract pattern (None = pass) and its reason."""
     cnt, level = view.cnt, view.level
     size = sum(cnt)
     moves = patterns(cnt, level, view.top)
     if not moves:
-        return None, "no combination beats the table; pass"
+        return None, because("nothing_beats_pass", "no combination beats the table; pass")
     out = [m for m in moves if m.size == size]
     if out:
         best = min(out, key=lambda m: (m.tier, m.power))
-        return best, f"go out with {best.describe()}"
+        return best, because("go_out", f"go out with {best.describe()}", combo=combo_arg(best))
     if cfg.noise and rng.random() < cfg.noise:
         options: list[Pattern | None] = [*moves]
         if view.top is not None:
             options.append(None)
         pick = rng.choice(options)
-        return pick, "a loose move" if pick is not None else "pass"
+        if pick is None:
+            return None, because("loose_pass", "pass")
+        return pick, because("loose_move", f"a loose move, {pick.describe()}", combo=combo_arg(pick))
     if view.top is None:
         return _lead(view, cfg, moves)
     return _follow(view, cfg, moves)
 
 
-def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, str]:
+def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, Reason]:
     level = view.level
     _rc, _w, plan = plan_of(view.cnt, level)
     units = [u for u in plan.units if not (u.wilds and u.wilds == u.size)] or list(plan.units)
@@ -95,28 +98,49 @@ def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, s
         strong = max(units, key=lambda u: u.value)
         weak = min(units, key=lambda u: u.value)
         if strong.value >= 0.8 or strong.is_bomb:
-            return strong.pattern(level), f"lead {strong.describe()} to keep the lead, then go out"
-        return weak.pattern(level), f"lead {weak.describe()}; two plays left"
+            p = strong.pattern(level)
+            return p, because(
+                "lead_keep_lead", f"lead {strong.describe()} to keep the lead, then go out",
+                combo=combo_arg(p),
+            )
+        p = weak.pattern(level)
+        return p, because("lead_two_left", f"lead {weak.describe()}; two plays left", combo=combo_arg(p))
     plain = [u for u in units if not u.is_bomb] or units
     if cfg.partner_help and 0 < mate <= 2 and opp_min > 2:
         small = [u for u in plain if u.size == mate]
         if small:
             u = min(small, key=lambda u: u.value)
-            return u.pattern(level), f"lead low {u.describe()} for the partner ({mate} cards left)"
+            p = u.pattern(level)
+            return p, because(
+                "lead_low_for_partner", f"lead low {u.describe()} for the partner ({mate} cards left)",
+                combo=combo_arg(p), n=str(mate),
+            )
         if mate == 1:
             single = _lowest_single(moves)
             if single is not None:
-                return single, "lead a low single for the partner (1 card left)"
+                return single, because(
+                    "lead_single_for_partner", "lead a low single for the partner (1 card left)",
+                    combo=combo_arg(single),
+                )
     if cfg.blocking and opp_min <= 3:
         safe = [u for u in plain if u.size > opp_min]
         if safe:
             u = min(safe, key=lambda u: u.value - 0.15 * u.size)
-            return u.pattern(level), f"lead {u.describe()}: an opponent holds only {opp_min}"
+            p = u.pattern(level)
+            return p, because(
+                "lead_opponent_close", f"lead {u.describe()}: an opponent holds only {opp_min}",
+                combo=combo_arg(p), n=str(opp_min),
+            )
         # otherwise lead the strongest of the small units
         u = max(plain, key=lambda u: u.value)
-        return u.pattern(level), f"lead high {u.describe()}: an opponent holds only {opp_min}"
+        p = u.pattern(level)
+        return p, because(
+            "lead_high_opponent_close", f"lead high {u.describe()}: an opponent holds only {opp_min}",
+            combo=combo_arg(p), n=str(opp_min),
+        )
     u = min(plain, key=lambda u: u.value - 0.12 * u.size)
-    return u.pattern(level), f"lead the weakest planned play, {u.describe()}"
+    p = u.pattern(level)
+    return p, because("lead_weakest", f"lead the weakest planned play, {u.describe()}", combo=combo_arg(p))
 
 
 def _lowest_single(moves: list[Pattern]) -> Pattern | None:
@@ -124,7 +148,7 @@ def _lowest_single(moves: list[Pattern]) -> Pattern | None:
     return min(singles, key=lambda m: m.power) if singles else None
 
 
-def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern | None, str]:
+def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern | None, Reason]:
     level, seat = view.level, view.seat
     top = view.top
     assert top is not None and view.top_seat is not None
@@ -145,13 +169,16 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
 
     if by_partner:
         if top.tier or top.power > 10 or top_size < 8 or not plain:
-            return None, "the partner is winning this trick; pass"
+            return None, because("partner_winning_pass", "the partner is winning this trick; pass")
         cheap = [(gain(m)[0], m) for m in plain if m.power <= 11]
         cheap = [(g, m) for g, m in cheap if g >= 0.9]
         if cheap:
             g, m = max(cheap, key=lambda x: (x[0], -x[1].power))
-            return m, f"shed low {m.describe()} over the partner's small play"
-        return None, "the partner is winning this trick; pass"
+            return m, because(
+                "shed_low_over_partner", f"shed low {m.describe()} over the partner's small play",
+                combo=combo_arg(m),
+            )
+        return None, because("partner_winning_pass", "the partner is winning this trick; pass")
 
     danger = cfg.blocking and (top_size <= 6 or opp_min <= 4)
     threshold = cfg.follow_threshold - (1.2 if danger else 0.0)
@@ -163,24 +190,37 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
             best = (g, m)
     if best is not None and best[0] >= threshold:
         m = best[1]
-        why = f"block the opponent ({top_size} cards) with {m.describe()}" if danger else (
-            f"reply {m.describe()} (fits the plan)"
-        )
-        return m, why
+        if danger:
+            return m, because(
+                "block_opponent", f"block the opponent ({top_size} cards) with {m.describe()}",
+                combo=combo_arg(m), n=str(top_size),
+            )
+        return m, because("reply_fits_plan", f"reply {m.describe()} (fits the plan)", combo=combo_arg(m))
     if bombs:
         bomb = min(bombs, key=lambda m: (m.tier, m.power))
         g, after = gain(bomb)
+        bc = combo_arg(bomb)
         if cfg.blocking and top_size <= 6:
-            return bomb, f"bomb with {bomb.describe()}: the opponent holds only {top_size}"
+            return bomb, because(
+                "bomb_opponent_holds", f"bomb with {bomb.describe()}: the opponent holds only {top_size}",
+                combo=bc, n=str(top_size),
+            )
         if after.plays <= 1:
-            return bomb, f"bomb with {bomb.describe()} to take the lead and go out"
+            return bomb, because(
+                "bomb_lead_go_out", f"bomb with {bomb.describe()} to take the lead and go out", combo=bc
+            )
         if cfg.blocking and opp_min <= 3 and top.size >= 2:
-            return bomb, f"bomb with {bomb.describe()}: an opponent is close to going out"
+            return bomb, because(
+                "bomb_opponent_close", f"bomb with {bomb.describe()}: an opponent is close to going out",
+                combo=bc,
+            )
         if after.plays <= 2 and any(u.value >= 0.8 or u.is_bomb for u in after.units):
-            return bomb, f"bomb with {bomb.describe()}: the lead brings the hand home"
+            return bomb, because(
+                "bomb_lead_home", f"bomb with {bomb.describe()}: the lead brings the hand home", combo=bc
+            )
     if best is None:
-        return None, "only bombs beat this; keep them; pass"
-    return None, "replying would break the hand's plan; pass"
+        return None, because("keep_bombs_pass", "only bombs beat this; keep them; pass")
+    return None, because("keep_plan_pass", "replying would break the hand's plan; pass")
 
 
 def break_cost(m: Pattern, rc: Sequence[int]) -> float:
@@ -204,7 +244,7 @@ def shortlist(moves: Sequence[Pattern], rc: Sequence[int], keep: int = 10) -> li
     return sorted(moves, key=lambda m: break_cost(m, rc))[:keep]
 
 
-def choose_return(options: Sequence[Card], cnt: Sequence[int], level: int) -> tuple[Card, str]:
+def choose_return(options: Sequence[Card], cnt: Sequence[int], level: int) -> tuple[Card, Reason]:
     """The eligible return card (G-3.5) whose loss costs the plan least."""
     best: tuple[float, int, Card] | None = None
     for c in sorted(set(options), key=lambda c: c.code):
@@ -216,7 +256,9 @@ def choose_return(options: Sequence[Card], cnt: Sequence[int], level: int) -> tu
         if best is None or key > best[:2]:
             best = (score, -c.code, c)
     assert best is not None
-    return best[2], f"return {best[2]}: the card the hand misses least"
+    return best[2], because(
+        "return_least_missed", f"return {best[2]}: the card the hand misses least", card=str(best[2])
+    )
 
 
 def to_combo(pattern: Pattern, cnt: Sequence[int], level: int) -> Combo:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from cardavia.ai.base import Decision, ReturnDecision
 from cardavia.ai.legal import abstract_moves, hand_counts, to_combo
+from cardavia.ai.reasons import because
 from cardavia.observation import Observation
+from cardavia.rules.combo import Combo
 
 
 class RandomAgent:
@@ -25,9 +28,16 @@ class RandomAgent:
             raise ValueError(f"seat {obs.seat} has no legal move and may not pass")
         pick = self.rng.randrange(options)
         if pick == len(moves):
-            return Decision(None, "random pass")
-        return Decision(to_combo(obs, moves[pick], cnt), "random legal move")
+            return Decision.of(None, because("random_pass", "random pass"))
+        combo = to_combo(obs, moves[pick], cnt)
+        return Decision.of(combo, because("random_move", "random legal move", combo=_combo_arg(combo)))
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
         options = sorted(obs.return_options, key=lambda c: c.code)
-        return ReturnDecision(self.rng.choice(options), "random eligible card")
+        card = self.rng.choice(options)
+        return ReturnDecision.of(card, because("random_card", "random eligible card", card=str(card)))
+
+
+def _combo_arg(combo: Combo) -> dict[str, Any]:
+    j = combo.to_json()
+    return {"type": j["type"], "rank": j["rank"], "size": j["size"]}

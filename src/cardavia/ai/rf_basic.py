@@ -22,6 +22,7 @@ from cardavia.rules.combo import Combo
 from cardavia.rules.guandan.moves import Pattern
 from cardavia.rules.runfast.moves import concretize, patterns, rank_counts
 
+from .reasons import Reason, because, combo_arg
 from .rf_plan import Plan, best_plan, remove_pattern
 
 BOMB_REPLY_BONUS = 1.2  # plan-score units: a standing reply bomb is worth 20 points
@@ -47,22 +48,26 @@ def view_of(obs: Observation, cnt: list[int]) -> RfView:
     return RfView(obs.seat, cnt, obs.hand_sizes, obs.top, obs.top_seat, obs.opening)
 
 
-def choose(view: RfView, cfg: RfConfig, rng: random.Random) -> tuple[Pattern | None, str]:
+def choose(view: RfView, cfg: RfConfig, rng: random.Random) -> tuple[Pattern | None, Reason]:
     """The basic move (None = pass, only when no reply exists) and its reason."""
     moves = patterns(view.cnt, view.top, view.opening)
     if not moves:
-        return None, "nothing beats the table; pass (R-3.4)"
+        return None, because("nothing_beats_pass", "nothing beats the table; pass (R-3.4)")
     size = sum(view.cnt)
     out = [m for m in moves if m.size == size]
     if out:
-        return out[0], f"go out with {out[0].describe()}"
+        return out[0], because("go_out", f"go out with {out[0].describe()}", combo=combo_arg(out[0]))
     if len(moves) == 1:
         m = moves[0]
-        why = "the only legal play" if view.top is None else "must beat (R-3.4): the only reply"
-        return m, f"{why}, {m.describe()}"
+        if view.top is None:
+            return m, because("only_play", f"the only legal play, {m.describe()}", combo=combo_arg(m))
+        return m, because(
+            "must_beat_only_reply", f"must beat (R-3.4): the only reply, {m.describe()}",
+            combo=combo_arg(m),
+        )
     if cfg.noise and rng.random() < cfg.noise:
         m = rng.choice(moves)
-        return m, f"a loose move, {m.describe()}"
+        return m, because("loose_move", f"a loose move, {m.describe()}", combo=combo_arg(m))
     rc = rank_counts(view.cnt)
     plan = best_plan(rc)
     opp = [view.sizes[s] for s in range(3) if s != view.seat]
@@ -78,32 +83,48 @@ def _gain(rc: list[int], base: Plan, m: Pattern) -> float:
 
 def _lead(
     view: RfView, cfg: RfConfig, moves: list[Pattern], rc: list[int], plan: Plan, opp_min: int
-) -> tuple[Pattern, str]:
+) -> tuple[Pattern, Reason]:
     if view.opening:
         best = max(moves, key=lambda m: (_gain(rc, plan, m), m.size))
-        return best, f"open with {best.describe()} (must include 3h)"
+        return best, because(
+            "open_with_card", f"open with {best.describe()} (must include 3h)",
+            combo=combo_arg(best), card="3h",
+        )
     units = list(plan.units)
     if len(units) == 2:
         strong = max(units, key=lambda u: u.value)
         weak = min(units, key=lambda u: u.value)
         if strong.value >= 0.8 or strong.is_bomb:
-            return strong.pattern, f"lead {strong.describe()} to keep the lead, then go out"
-        return weak.pattern, f"lead {weak.describe()}; two plays left"
+            return strong.pattern, because(
+                "lead_keep_lead", f"lead {strong.describe()} to keep the lead, then go out",
+                combo=combo_arg(strong.pattern),
+            )
+        return weak.pattern, because(
+            "lead_two_left", f"lead {weak.describe()}; two plays left", combo=combo_arg(weak.pattern)
+        )
     plain = [u for u in units if not u.is_bomb] or units
     if cfg.blocking and opp_min <= 2:
         safe = [u for u in plain if u.size > opp_min]
         if safe:
             u = min(safe, key=lambda u: u.value - 0.15 * u.size)
-            return u.pattern, f"lead {u.describe()}: an opponent holds only {opp_min}"
+            return u.pattern, because(
+                "lead_opponent_close", f"lead {u.describe()}: an opponent holds only {opp_min}",
+                combo=combo_arg(u.pattern), n=str(opp_min),
+            )
         u = max(plain, key=lambda u: u.value)
-        return u.pattern, f"lead the high {u.describe()}: an opponent holds only {opp_min}"
+        return u.pattern, because(
+            "lead_high_opponent_close", f"lead the high {u.describe()}: an opponent holds only {opp_min}",
+            combo=combo_arg(u.pattern), n=str(opp_min),
+        )
     u = min(plain, key=lambda u: u.value - 0.15 * u.size)
-    return u.pattern, f"lead the weakest planned play, {u.describe()}"
+    return u.pattern, because(
+        "lead_weakest", f"lead the weakest planned play, {u.describe()}", combo=combo_arg(u.pattern)
+    )
 
 
 def _follow(
     view: RfView, cfg: RfConfig, moves: list[Pattern], rc: list[int], plan: Plan, opp_min: int
-) -> tuple[Pattern, str]:
+) -> tuple[Pattern, Reason]:
     plain = [m for m in moves if m.tier == 0]
     bombs = [m for m in moves if m.tier > 0]
     danger = cfg.blocking and opp_min <= 3
@@ -117,13 +138,26 @@ def _follow(
         bg = _gain(rc, plan, bomb) + BOMB_REPLY_BONUS
         late = sum(view.cnt) <= 8 or len(plan.units) <= 3
         if best is None:
-            return bomb, f"must beat (R-3.4): bomb with {bomb.describe()} (a standing bomb wins 20)"
-        if danger or late or bg > best[0]:
-            why = "an opponent is close to going out" if danger else "a standing reply bomb wins 20"
-            return bomb, f"bomb with {bomb.describe()}: {why}"
+            return bomb, because(
+                "must_beat_bomb", f"must beat (R-3.4): bomb with {bomb.describe()} (a standing bomb wins 20)",
+                combo=combo_arg(bomb),
+            )
+        if danger:
+            return bomb, because(
+                "bomb_opponent_close", f"bomb with {bomb.describe()}: an opponent is close to going out",
+                combo=combo_arg(bomb),
+            )
+        if late or bg > best[0]:
+            return bomb, because(
+                "bomb_standing_wins", f"bomb with {bomb.describe()}: a standing reply bomb wins 20",
+                combo=combo_arg(bomb),
+            )
     assert best is not None
     m = best[1]
-    return m, f"must beat (R-3.4): reply {m.describe()}, the cheapest for the plan"
+    return m, because(
+        "must_beat_reply", f"must beat (R-3.4): reply {m.describe()}, the cheapest for the plan",
+        combo=combo_arg(m),
+    )
 
 
 def to_combo(pattern: Pattern, cnt: Sequence[int], opening: bool) -> Combo:

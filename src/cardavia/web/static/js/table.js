@@ -1,7 +1,7 @@
 // The Table view: joins the table over the WebSocket, renders every state, sends your moves.
 import { card, cards, sortHand } from "./cards.js";
 import { renderHand, updateSelection, wireHand } from "./hand.js";
-import { cardName, cardShort, comboName, has, seatName, t, lang } from "./i18n.js";
+import { cardName, cardShort, comboName, has, seatName, t } from "./i18n.js";
 import { connectTable, tokenKey } from "./net.js";
 import { createReplay } from "./replay.js";
 import { checkSelection } from "./rules.js";
@@ -340,12 +340,24 @@ function errorText(msg) {
   return general;
 }
 
+/** The hint's explanation in the page's language (" — …"), from its language-neutral key
+ * and arguments: combos named with comboName, cards with cardShort; nothing for an unknown key. */
+function hintReason(msg) {
+  const key = `reasons.${msg.reason_key || ""}`;
+  if (!msg.reason_key || !has(key)) return "";
+  const vars = {};
+  for (const [name, value] of Object.entries(msg.reason_args || {})) {
+    if (value && typeof value === "object") vars[name] = comboName(value);
+    else if (name === "card") vars[name] = cardShort(card(String(value)));
+    else vars[name] = String(value);
+  }
+  return ` — ${t(key, vars)}`;
+}
+
 function applyHint(msg) {
   window.cardavia.lastHint = msg;
   window.cardavia.hints = (window.cardavia.hints || 0) + 1;
-  // The agents explain their choice in English; the explanation is shown on English pages
-  // only, so no other language ever shows English text.
-  const because = lang === "en" && msg.reason ? ` — ${msg.reason}` : "";
+  const because = hintReason(msg);
   if (msg.pass || !msg.cards) {
     ui.why.textContent = t("hint.pass") + because;
     ui.pass.focus();

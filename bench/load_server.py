@@ -1,6 +1,7 @@
 """Load benchmark of the play server (prints numbers; not a test).
 
     .venv/bin/python bench/load_server.py                    # 200 tables, both games
+    .venv/bin/python bench/load_server.py --think 1.0        # people take ~1 s a move
     .venv/bin/python bench/load_server.py --tables 50 --deals 2 --game guandan
 
 Starts ``cardavia.server.cli_serve`` as a child process on 127.0.0.1 with a fresh SQLite
@@ -8,11 +9,24 @@ file and pacing 0 (``--pacing``), then opens N tables at once, each played by a 
 WebSocket seat (the same engine-driven policy as tests/server) against AI seats of random
 difficulty. The clients run in this process, on the same machine as the server.
 
+Two modes:
+- ``--think 0`` (the default), closed loop: each scripted person answers the moment it may
+  act, so the server is saturated — every table always has work queued and the response
+  time measures the queue as much as the server's cost per event;
+- ``--think S``: each person waits a random 0.5×–1.5× S before each action (a fast human),
+  the load a server of N tables actually sees.
+
 Reported:
 - response time to a person's action: from sending it to receiving the ``state`` frame of
   that action's own event (the AI's next moves are not included), p50 / p90 / p99 / max;
 - server memory per table: (peak RSS − RSS before the tables) / tables;
-- errors: refused frames other than the expected ``ambiguous`` round trips, and failures.
+- errors: refused frames other than the expected ``ambiguous`` round trips, and failures;
+- CPU used by the server (in all, and per person action: with its AI moves and frames, a
+  cost that depends little on the load) and by these clients; how late this process's own
+  event loop ran (client lag: it is part of every response time measured here);
+- the machine's load average and the CPU the other processes used meanwhile: the clients
+  share the machine with the server (and whatever else runs), so read every number next to
+  these.
 """
 
 from __future__ import annotations
@@ -20,7 +34,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,6 +62,7 @@ class Stats:
     deals: int = 0
     frames: int = 0
     ambiguous: int = 0
+    lags: list[float] = field(default_factory=list)
 
 
 def rss_kib(pid: int) -> int:
@@ -55,6 +72,48 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    if pid <= 0:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_by_process() -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by every process: pid → (command line, seconds)."""
+    found: dict[int, tuple[str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+            found[int(entry.name)] = (args or entry.name, cpu_seconds(int(entry.name)))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def other_load(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], wall: float,
+    exclude: set[int], count: int = 3,
+) -> str:
+    """What the other processes used during the run, in cores: the total and the busiest."""
+    used = sorted(
+        ((cpu - before.get(pid, ("", 0.0))[1], args) for pid, (args, cpu) in after.items()
+         if pid not in exclude),
+        reverse=True,
+    )
+    total = sum(u for u, _ in used) / wall
+    top = "; ".join(f"{u / wall:.2f} {args[:70]}" for u, args in used[:count] if u / wall >= 0.05)
+    return f"{total:.2f} cores in all ({top or 'none above 0.05'})"
 
 
 def free_port() -> int:
@@ -72,8 +131,14 @@ async def recv(ws: ClientConnection, stats: Stats) -> dict[str, Any]:
     return message
 
 
-async def act(ws: ClientConnection, message: dict[str, Any], stats: Stats) -> dict[str, Any]:
-    """Send a person's action; time it until the frame of its own event."""
+async def act(
+    ws: ClientConnection, message: dict[str, Any], stats: Stats, think: float = 0.0,
+    rng: random.Random | None = None,
+) -> dict[str, Any]:
+    """Send a person's action (after thinking 0.5×–1.5× ``think`` seconds); time it until the
+    frame of its own event."""
+    if think > 0:
+        await asyncio.sleep(think * (rng or random).uniform(0.5, 1.5))
     start = time.perf_counter()
     await ws.send(json.dumps(message))
     while True:
@@ -98,7 +163,7 @@ async def act(ws: ClientConnection, message: dict[str, Any], stats: Stats) -> di
 
 async def play_table(
     base: str, game: str, deals: int, difficulties: list[str], seed: int, stats: Stats,
-    http: httpx.AsyncClient, ramp: float = 0.0,
+    http: httpx.AsyncClient, ramp: float = 0.0, think: float = 0.0,
 ) -> None:
     rng = random.Random(seed)
     if ramp > 0:  # spread the tables' starts (and so their AI rhythm) over the ramp
@@ -125,10 +190,10 @@ async def play_table(
                     stats.deals += 1
                     if played >= deals:
                         return
-                    state = await act(ws, {"type": "next_deal"}, stats)
+                    state = await act(ws, {"type": "next_deal"}, stats, think, rng)
                     continue
                 if must_act(obs):
-                    state = await act(ws, choose(obs, seed), stats)
+                    state = await act(ws, choose(obs, seed), stats, think, rng)
                     continue
             state = await recv(ws, stats)
 
@@ -137,6 +202,14 @@ async def sample_rss(pid: int, peak: list[int], stop: asyncio.Event) -> None:
     while not stop.is_set():
         peak[0] = max(peak[0], rss_kib(pid))
         await asyncio.sleep(0.05)
+
+
+async def sample_lag(stats: Stats, stop: asyncio.Event, every: float = 0.01) -> None:
+    """How late this process's event loop wakes up (the clients' own queueing)."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        await asyncio.sleep(every)
+        stats.lags.append(time.perf_counter() - start - every)
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -171,19 +244,28 @@ async def run(args: argparse.Namespace) -> None:
             peak = [baseline]
             stop = asyncio.Event()
             sampler = asyncio.create_task(sample_rss(pid, peak, stop))
+            lagger = asyncio.create_task(sample_lag(stats, stop))
             games = ["guandan", "runfast"] if args.game == "mix" else [args.game]
+            load_before = os.getloadavg()
+            procs_before = cpu_by_process()
+            cpu_server, cpu_clients = cpu_seconds(pid), own_cpu_seconds()
             started = time.perf_counter()
             results = await asyncio.gather(
                 *(
                     play_table(base, games[i % len(games)], args.deals, difficulties, i, stats,
-                               http, args.ramp)
+                               http, args.ramp, args.think)
                     for i in range(args.tables)
                 ),
                 return_exceptions=True,
             )
             wall = time.perf_counter() - started
+            cpu_server = cpu_seconds(pid) - cpu_server
+            cpu_clients = own_cpu_seconds() - cpu_clients
+            load_after = os.getloadavg()
+            others = other_load(procs_before, cpu_by_process(), wall, {os.getpid(), pid})
             stop.set()
             await sampler
+            await lagger
             failures = [r for r in results if isinstance(r, BaseException)]
     finally:
         if proc is not None:
@@ -195,6 +277,13 @@ async def run(args: argparse.Namespace) -> None:
         return lat[min(len(lat) - 1, round(q * (len(lat) - 1)))] if lat else 0.0
 
     per_table = (peak[0] - baseline) / max(1, args.tables)
+    lags = sorted(x * 1000 for x in stats.lags) or [0.0]
+    if args.think > 0:
+        mode = (f"think time: each person waits {args.think * 0.5:g}-{args.think * 1.5:g} s"
+                " (uniform) before acting")
+    else:
+        mode = "closed loop: people answer instantly (saturates the server)"
+    print(f"mode: {mode}")
     print(f"tables {args.tables} ({args.game}), deals per table {args.deals},"
           f" AI difficulties {difficulties}, pacing {args.pacing}, ramp {args.ramp} s")
     print(f"wall time {wall:.1f} s; deals finished {stats.deals}; person actions {len(lat)};"
@@ -205,6 +294,15 @@ async def run(args: argparse.Namespace) -> None:
           f" per table {per_table:.0f} KiB")
     print(f"errors: refused frames {len(stats.errors)}, failed tables {len(failures)},"
           f" ambiguous round trips {stats.ambiguous}")
+    print(f"CPU: server {cpu_server:.1f} s ({cpu_server / wall * 100:.0f}% of a core,"
+          f" {cpu_server / max(1, len(lat)) * 1000:.2f} ms per person action),"
+          f" clients {cpu_clients:.1f} s ({cpu_clients / wall * 100:.0f}%);"
+          f" client loop lag p50 {lags[len(lags) // 2]:.1f} ms,"
+          f" p99 {lags[min(len(lags) - 1, round(0.99 * (len(lags) - 1)))]:.1f} ms")
+    if cpu_clients / wall > 0.85:
+        print("  note: the clients were CPU-bound: the response times include their own queueing")
+    print(f"machine: {os.cpu_count()} CPUs, load average {load_before[0]:.2f} before,"
+          f" {load_after[0]:.2f} after; other processes used {others}")
     for failure in failures[:5]:
         print("  failure:", repr(failure)[:200])
     for error in stats.errors[:5]:
@@ -221,6 +319,9 @@ def main() -> None:
                         " partner's level from these (hard/expert search 50/150 ms a move)")
     parser.add_argument("--pacing", type=float, default=0.0,
                         help="seconds between AI moves (the product default is 0.6)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a person thinks before each action, drawn uniformly from"
+                        " 0.5x-1.5x this (default 0: answer instantly, a closed loop)")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="start the tables at random times within this many seconds")
     parser.add_argument("--url", default="", help="use a running server instead of starting one")

@@ -217,6 +217,8 @@ class Hint:
     combo: dict[str, Any] | None
     is_pass: bool
     reason: str
+    reason_key: str = ""  # the web catalog's ``reasons.<key>`` (language-independent)
+    reason_args: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +226,8 @@ class Hint:
             "combo": self.combo,
             "pass": self.is_pass,
             "reason": self.reason,
+            "reason_key": self.reason_key,
+            "reason_args": dict(self.reason_args),
         }
 
 
@@ -552,18 +556,30 @@ class Table:
         """What ``seat`` may know (own hand, counts, public history)."""
         return observation(self.deal, seat)
 
-    def observation_json(self, seat: int) -> dict[str, Any]:
+    def observation_json(self, seat: int, *, history: bool = True) -> dict[str, Any]:
         """``observation(seat).to_json()``, with the history's JSON kept between calls (it
-        only grows during a deal), so that a frame costs O(new actions), not O(deal)."""
+        only grows during a deal), so that a frame costs O(new actions), not O(deal).
+
+        ``history=False``: the same with an empty ``history`` list (in its place), for a
+        caller that adds :meth:`history_json` itself."""
+        deal = self.deal
+        items = self.history_json()
+        data = replace(observation(deal, seat), history=()).to_json()
+        if history:
+            data["history"] = items[: len(deal.plays)]
+        return data
+
+    def history_json(self) -> list[dict[str, Any]]:
+        """The current deal's public history as ``observation(…).to_json()["history"]``
+        writes it (the same for every seat). The list is kept and extended between calls
+        (a new list for a new deal): read it, never change it."""
         deal = self.deal
         cache = self._state.history
         if cache.deal is not deal:
             cache.deal, cache.items = deal, []
         for seat_played, combo in deal.plays[len(cache.items) :]:
             cache.items.append(_action_json(seat_played, combo))
-        data = replace(observation(deal, seat), history=()).to_json()
-        data["history"] = cache.items[: len(deal.plays)]
-        return data
+        return cache.items
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.config.seats]
@@ -759,12 +775,15 @@ class Table:
         agent = agent_for(STRONGEST, self._decision_seed(seat))
         if deal.phase == PHASE_TRIBUTE:
             ret = agent.choose_return(obs)
-            return Hint((str(ret.card),), None, False, ret.reason)
+            return Hint((str(ret.card),), None, False, ret.reason, ret.reason_key, dict(ret.reason_args))
         decision = agent.act(obs)
         combo: Combo | None = decision.combo
         if combo is None:
-            return Hint(None, None, True, decision.reason)
-        return Hint(tuple(card_strings(combo.cards)), combo.to_json(), False, decision.reason)
+            return Hint(None, None, True, decision.reason, decision.reason_key, dict(decision.reason_args))
+        return Hint(
+            tuple(card_strings(combo.cards)), combo.to_json(), False, decision.reason,
+            decision.reason_key, dict(decision.reason_args),
+        )
 
     # ------------------------------------------------------------------ the log
 

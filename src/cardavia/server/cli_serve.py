@@ -42,7 +42,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
     if pacing is None:
         pacing = float(os.environ.get(PACING_ENV, DEFAULT_PACING))
     sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(db_url or default_db_url(), pacing=pacing)
+    app = create_app(db_url or default_db_url(), pacing=pacing, freeze_gc=True)
     print(f"Cardavia is running: open {url_to_open(host, port)}", flush=True)
     uvicorn.run(
         app,

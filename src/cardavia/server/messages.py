@@ -1,7 +1,9 @@
 """Typed messages of the play protocol (docs/protocol.md): HTTP bodies and WebSocket frames.
 
-Client frames are validated with :data:`CLIENT_MESSAGE`; the server builds its frames from
-the ``*Message`` models, so FastAPI's OpenAPI schema documents them all.
+Client frames are validated with :data:`CLIENT_MESSAGE`; the server's frames are the
+``*Message`` models, so FastAPI's OpenAPI schema documents them all. (The ``state`` frames,
+one per event per seat, are written without building the model each time, byte for byte
+as :class:`StateMessage` writes them: see :mod:`cardavia.server.rooms`.)
 """
 
 from __future__ import annotations
@@ -187,6 +189,8 @@ class HintMessage(BaseModel):
     combo: dict[str, Any] | None
     pass_: bool = Field(alias="pass")
     reason: str
+    reason_key: str = ""
+    reason_args: dict[str, Any] = Field(default_factory=dict)
 
 
 ServerMessage = Annotated[StateMessage | ErrorMessage | HintMessage, Field(discriminator="type")]

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import re
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from cardavia.server.rooms import Room, token_hash
+from cardavia.server.rooms import PersonFirst, Room, token_hash
 from cardavia.server.store import Store
+from cardavia.server.worker import Worker
 from cardavia.table import Table, TableConfig
 
 T = TypeVar("T")
@@ -28,18 +27,28 @@ log = logging.getLogger("cardavia.server")
 
 #: How often the SQLite write-ahead log is copied into the database file.
 CHECKPOINT_SECONDS = 1.0
+#: How long a new table stays in memory waiting for its player's first connection.
+NEW_TABLE_HOLD_SECONDS = 10.0
 
 TABLE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
 class Registry:
-    """Rooms by table id, one database worker thread, the pacing of the AI."""
+    """Rooms by table id, one database worker thread, one AI worker thread, the pacing of
+    the AI.
+
+    The AI's moves and hints of every room run on the one AI thread, in the order asked:
+    with a pool of threads, several AI steps would compete with the event loop for the GIL
+    (and with each other) and a person's action would wait behind all of them.
+    """
 
     def __init__(self, store: Store, pacing: float) -> None:
         self.store = store
         self.pacing = pacing
         self.rooms: dict[str, Room] = {}
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardavia-db")
+        self._db = Worker("cardavia-db")
+        self._ai = Worker("cardavia-ai")
+        self._priority = PersonFirst()
         self._load_lock = asyncio.Lock()
         self._pending: list[
             tuple[str, list[tuple[int, dict[str, Any]]], bool, asyncio.Future[None]]
@@ -62,8 +71,7 @@ class Registry:
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call on the database thread (writes are serialised there)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._db, functools.partial(fn, *args))
+        return await self._db.run(fn, *args)
 
     async def commit(
         self, table_id: str, entries: list[tuple[int, dict[str, Any]]], closed: bool
@@ -102,7 +110,9 @@ class Registry:
                     done.set_result(None)
 
     def _room(self, table_id: str, table: Table, hashes: dict[int, str]) -> Room:
-        room = Room(table_id, table, hashes, self.commit, self.pacing, self._idle)
+        room = Room(
+            table_id, table, hashes, self.commit, self.pacing, self._idle, self._ai, self._priority
+        )
         self.rooms[table_id] = room
         return room
 
@@ -112,13 +122,15 @@ class Registry:
 
     async def create(self, config: TableConfig) -> tuple[str, str, Room]:
         """A new table: (table id, the person's token, its room). The AI starts moving."""
-        table = await asyncio.to_thread(Table.create, config)
+        # dealing takes ~0.1 ms: less than handing it to a thread and back (no AI runs here)
+        table = Table.create(config)
         table_id = secrets.token_urlsafe(12)
         token = secrets.token_urlsafe(24)
         hashes = {seat: token_hash(token) for seat in config.person_seats}
         entries = [(e.seq, e.event) for e in table.log]
         await self.db(self.store.create_table, table_id, config.to_json(), hashes, entries)
         room = self._room(table_id, table, hashes)
+        room.hold(NEW_TABLE_HOLD_SECONDS)
         room.kick()
         return table_id, token, room
 
@@ -154,5 +166,6 @@ class Registry:
         if self._flusher is not None:
             await self._flusher
         self.rooms.clear()
+        self._ai.shutdown(wait=True)
         self._db.shutdown(wait=True)
         self.store.close()

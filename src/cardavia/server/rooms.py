@@ -4,6 +4,14 @@ Every change follows one path: apply on the :class:`~cardavia.table.Table` under
 room's lock → commit the new log entries → broadcast one ``state`` frame per entry to each
 connected seat (its own observation; the event as that seat may see it). Nothing is sent
 before it is committed.
+
+The AI's moves and hints run on a worker thread (one, shared by all rooms: see
+:class:`~cardavia.server.registry.Registry`), never on the event loop.
+
+Frames are written as :class:`~cardavia.server.messages.StateMessage` would write them
+(byte for byte: tests/server/test_frames.py), but without validating the model on every
+frame, and with the parts that do not change between frames kept as JSON text: the deal's
+history (it only grows), the match (it changes with a deal's start or end), the seats.
 """
 
 from __future__ import annotations
@@ -13,17 +21,36 @@ import contextlib
 import hashlib
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import pydantic_core
+from pydantic import TypeAdapter
 
 from cardavia.server.clients import Client
-from cardavia.server.messages import HintMessage, SeatInfo, StateMessage
+from cardavia.server.messages import HintMessage, SeatInfo
+from cardavia.server.worker import Worker
 from cardavia.table import Action, ActionError, LogEntry, Table
+
+T = TypeVar("T")
 
 log = logging.getLogger("cardavia.server")
 
 #: Persists new entries of a table: (table_id, [(seq, event json)], closed).
 Committer = Callable[[str, list[tuple[int, dict[str, Any]]], bool], Awaitable[None]]
+
+#: Log entries that change nothing in :meth:`Table.match_json` (only a deal's start and end,
+#: a restart or a resignation can): after these the match's JSON text is reused.
+IN_DEAL_EVENTS = frozenset(
+    {"played", "passed", "returned", "tribute_paid", "tribute_cancelled", "leader_set"}
+)
+
+_SEATS = TypeAdapter(list[SeatInfo])
+
+
+def _json(value: Any) -> str:
+    """Compact JSON text, as pydantic's ``model_dump_json`` writes the same value."""
+    return pydantic_core.to_json(value).decode()
 
 
 def token_hash(token: str) -> str:
@@ -33,6 +60,37 @@ def token_hash(token: str) -> str:
 
 class CommitFailed(RuntimeError):
     """The log entries could not be stored; the room must be reloaded from the database."""
+
+
+class PersonFirst:
+    """People before the AI: while a person's action is being applied, committed and sent
+    (at any table), no AI step starts (at any table). AI steps already running finish.
+
+    The AI cannot starve: the game waits for the AI between a person's turns, so people
+    stop acting soon after the AI stops moving."""
+
+    def __init__(self) -> None:
+        self._acting = 0
+        self._clear: asyncio.Event | None = None
+
+    @contextlib.contextmanager
+    def person(self) -> Iterator[None]:
+        """Around a person's action."""
+        self._acting += 1
+        try:
+            yield
+        finally:
+            self._acting -= 1
+            if not self._acting and self._clear is not None:
+                self._clear.set()
+                self._clear = None
+
+    async def ai_turn(self) -> None:
+        """Wait until no person's action is in progress."""
+        while self._acting:
+            if self._clear is None:
+                self._clear = asyncio.Event()
+            await self._clear.wait()
 
 
 class Room:
@@ -46,6 +104,8 @@ class Room:
         commit: Committer,
         pacing: float,
         on_idle: Callable[[Room], None],
+        ai_worker: Worker | None = None,
+        priority: PersonFirst | None = None,
     ) -> None:
         self.table_id = table_id
         self.table = table
@@ -57,7 +117,17 @@ class Room:
         self._commit_entries = commit
         self._on_idle = on_idle
         self._driver: asyncio.Task[None] | None = None
+        self._ai_worker = ai_worker
+        self._priority = priority or PersonFirst()
+        self._hold: asyncio.TimerHandle | None = None
         self._seats = [SeatInfo(**s) for s in table.seats_json()]
+        # the constant and the slowly changing parts of a state frame, as JSON text
+        self._frame_head = '{"type":"state","table_id":' + _json(table_id) + ',"seq":'
+        self._seats_text = _SEATS.dump_json(self._seats).decode()
+        self._match_text: str | None = None
+        self._history_items: list[dict[str, Any]] | None = None
+        self._history_done = 0
+        self._history_text = ""
 
     # ------------------------------------------------------------------ connections
 
@@ -78,6 +148,7 @@ class Room:
         The client is registered before the first ``await``, so a room handed out by the
         registry cannot be dropped as idle in between."""
         self.clients.setdefault(client.seat, set()).add(client)
+        self.release_hold(drop=False)
         async with self.lock:
             client.send(self._state_text(client.seat, None, self.table.seq))
         self.kick()
@@ -90,11 +161,29 @@ class Room:
                 del self.clients[client.seat]
         self._maybe_idle()
 
+    def hold(self, seconds: float) -> None:
+        """Keep this room in memory, even idle, until its first connection or for
+        ``seconds``: a new table's player connects right after creating it, and should not
+        find it dropped (once its AI seats have moved) and reloaded from the database."""
+        self.release_hold(drop=False)
+        self._hold = asyncio.get_running_loop().call_later(seconds, self.release_hold)
+
+    def release_hold(self, drop: bool = True) -> None:
+        """End :meth:`hold` (and drop the room if it is idle, unless ``drop`` is false)."""
+        if self._hold is not None:
+            self._hold.cancel()
+            self._hold = None
+            if drop:
+                self._maybe_idle()
+
     @property
     def idle(self) -> bool:
-        """No connection, no AI running, nothing in progress: safe to drop from memory."""
+        """No connection, no AI running, nothing in progress, not held: safe to drop from
+        memory."""
         driving = self._driver is not None and not self._driver.done()
-        return not self.clients and not driving and not self.lock.locked()
+        return (
+            not self.clients and not driving and not self.lock.locked() and self._hold is None
+        )
 
     def _maybe_idle(self) -> None:
         if self.idle:
@@ -106,6 +195,10 @@ class Room:
         """A person's action: apply, commit, broadcast; errors go to ``client`` only.
 
         Returns whether the action was accepted."""
+        with self._priority.person():
+            return await self._act(client, action)
+
+    async def _act(self, client: Client, action: Action) -> bool:
         async with self.lock:
             if self.broken:
                 client.send_error("server_error", "the table is reloading; reconnect")
@@ -127,7 +220,7 @@ class Room:
         """The strongest agent's suggestion, computed off the event loop."""
         async with self.lock:
             try:
-                hint = await asyncio.to_thread(self.table.hint, client.seat)
+                hint = await self._off_loop(self.table.hint, client.seat)
             except ActionError as err:
                 client.send_error(err.code, err.message)
                 return
@@ -150,8 +243,7 @@ class Room:
             log.exception("could not store events of table %s", self.table_id)
             self._break("the game could not be saved; reconnect")
             raise CommitFailed(str(err)) from err
-        for entry in entries:
-            self._broadcast(entry)
+        self._broadcast(entries)
 
     def _break(self, message: str) -> None:
         """Give up this in-memory copy: clients reconnect and the table is reloaded from the
@@ -162,26 +254,60 @@ class Room:
                 c.send_error("server_error", message)
                 c.close(1011)
 
-    def _broadcast(self, entry: LogEntry) -> None:
+    def _broadcast(self, entries: list[LogEntry]) -> None:
+        """One frame per entry to each connected seat. Every frame shows the state after
+        all of ``entries`` (they were applied together), so the observation, the match and
+        the phase are written once per seat, not once per entry."""
+        if self._match_text is not None and any(e.kind not in IN_DEAL_EVENTS for e in entries):
+            self._match_text = None
+        if not any(self.clients.values()):
+            return
+        table = self.table
         for seat, seat_clients in self.clients.items():
             if not seat_clients:
                 continue
-            text = self._state_text(seat, entry, entry.seq)
-            for c in seat_clients:
-                c.send(text)
+            state = self._state_parts(seat)
+            for entry in entries:
+                text = self._frame(entry.seq, table.public_event(entry, seat), state)
+                for c in seat_clients:
+                    c.send(text)
 
     def _state_text(self, seat: int, entry: LogEntry | None, seq: int) -> str:
+        """The ``state`` frame (a :class:`StateMessage`) of ``seat`` after ``entry``."""
+        event = None if entry is None else self.table.public_event(entry, seat)
+        return self._frame(seq, event, self._state_parts(seat))
+
+    def _state_parts(self, seat: int) -> tuple[str, str, str]:
+        """The JSON text of the seat's observation, of the match and of the phase."""
         table = self.table
-        frame = StateMessage(
-            table_id=self.table_id,
-            seq=seq,
-            observation=table.observation_json(seat),
-            event=None if entry is None else table.public_event(entry, seat),
-            match=table.match_json(),
-            seats=self._seats,
-            phase=table.phase,  # type: ignore[arg-type]
+        # the history is the same for every seat and only grows: its text is kept
+        items = table.history_json()
+        if items is not self._history_items:
+            self._history_items, self._history_done, self._history_text = items, 0, ""
+        if self._history_done < len(items):
+            new = _json(items[self._history_done :])[1:-1]
+            self._history_text = f"{self._history_text},{new}" if self._history_text else new
+            self._history_done = len(items)
+        observation = _json(table.observation_json(seat, history=False)).replace(
+            '"history":[]', f'"history":[{self._history_text}]', 1
         )
-        return frame.model_dump_json()
+        if self._match_text is None:
+            self._match_text = _json(table.match_json())
+        return observation, self._match_text, _json(table.phase)
+
+    def _frame(self, seq: int, event: dict[str, Any] | None, state: tuple[str, str, str]) -> str:
+        observation, match, phase = state
+        return (
+            f'{self._frame_head}{seq},"observation":{observation},"event":{_json(event)},'
+            f'"match":{match},"seats":{self._seats_text},"phase":{phase}}}'
+        )
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn`` on the AI worker thread (a thread of the default executor if the room
+        has no worker)."""
+        if self._ai_worker is None:
+            return await asyncio.to_thread(fn, *args)
+        return await self._ai_worker.run(fn, *args)
 
     # ------------------------------------------------------------------ the AI
 
@@ -206,11 +332,12 @@ class Room:
                 return
             if self.pacing > 0 and not self.table.fast_forward:
                 await asyncio.sleep(self.pacing)
+            await self._priority.ai_turn()
             async with self.lock:
                 if self.broken or self.table.pending_ai_seat() is None:
                     return
                 try:
-                    entries = await asyncio.to_thread(self.table.step_ai)
+                    entries = await self._off_loop(self.table.step_ai)
                 except Exception:
                     log.exception("the AI failed at table %s", self.table_id)
                     self._break("the AI failed; reconnect")
@@ -219,6 +346,7 @@ class Room:
 
     async def stop(self) -> None:
         """Cancel the AI driver (server shutdown)."""
+        self.release_hold(drop=False)
         if self._driver is not None:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

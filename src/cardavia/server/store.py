@@ -3,7 +3,7 @@
 Two tables: ``tables`` (config, seed, hashes of the seat tokens — never the tokens) and
 ``events`` (one row per log entry, keyed by table and sequence number). The schema is
 created on start. Every method is synchronous and commits before it returns; the server
-calls them from one worker thread.
+calls them from one worker thread (the appends keep a connection of their own for it).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from platformdirs import user_data_path
 from sqlalchemy.engine import Engine
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import PoolProxiedConnection, StaticPool
 
 DB_ENV = "CARDAVIA_DB"
 
@@ -51,6 +51,44 @@ events_table = sa.Table(
     sa.Column("body", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime, nullable=False),
 )
+
+
+#: The write path's statements, built once (the SQL compilation is cached by SQLAlchemy).
+_EVENT_KEYS = ("table_id", "seq", "kind", "body", "created_at")
+_INSERT_EVENTS = events_table.insert()
+_INSERT_TABLE = tables_table.insert()
+_UPDATE_KEYS = ("b_last_seq", "b_closed", "b_updated_at", "b_id")
+_UPDATE_TABLES = (
+    tables_table.update()
+    .where(tables_table.c.id == sa.bindparam("b_id"))
+    .values(
+        last_seq=sa.bindparam("b_last_seq"),
+        closed=sa.bindparam("b_closed"),
+        updated_at=sa.bindparam("b_updated_at"),
+    )
+)
+#: SQLite: the same, as the driver's SQL.
+_SQLITE_INSERT_EVENTS = (
+    "INSERT INTO events (table_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+_SQLITE_UPDATE_TABLES = "UPDATE tables SET last_seq = ?, closed = ?, updated_at = ? WHERE id = ?"
+_TABLE_KEYS = (
+    "id", "game", "seed", "config", "token_hashes", "closed", "last_seq", "created_at", "updated_at"
+)
+_SQLITE_INSERT_TABLE = (
+    f"INSERT INTO tables ({', '.join(_TABLE_KEYS)}) VALUES ({', '.join('?' * len(_TABLE_KEYS))})"
+)
+
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _sqlite_stamp(moment: datetime) -> str:
+    """A datetime as SQLAlchemy's SQLite ``DATETIME`` type stores it (it reads it back).
+
+    >>> _sqlite_stamp(datetime(2024, 5, 6, 7, 8, 9))
+    '2024-05-06 07:08:09.000000'
+    """
+    return moment.isoformat(sep=" ", timespec="microseconds")
 
 
 def default_db_url() -> str:
@@ -109,6 +147,9 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        # SQLite: the driver connection appends are written on (from the database thread)
+        self._writer: PoolProxiedConnection | None = None
         metadata.create_all(self.engine)
 
     @property
@@ -129,6 +170,10 @@ class Store:
             conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
 
     def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
         with contextlib.suppress(Exception):  # closing must not fail on a busy database
             self.checkpoint("TRUNCATE")
         self.engine.dispose()
@@ -142,20 +187,28 @@ class Store:
     ) -> None:
         """Store a new table with its first log entries, in one transaction."""
         now = _now()
-        with self.engine.begin() as conn:
-            conn.execute(
-                tables_table.insert().values(
-                    id=table_id,
-                    game=str(config["game"]),
-                    seed=int(config["seed"]),
-                    config=json.dumps(config),
-                    token_hashes=json.dumps({str(k): v for k, v in token_hashes.items()}),
-                    closed=False,
-                    last_seq=max((seq for seq, _ in events), default=0),
-                    created_at=now,
-                    updated_at=now,
-                )
+        row = {
+            "id": table_id,
+            "game": str(config["game"]),
+            "seed": int(config["seed"]),
+            "config": json.dumps(config),
+            "token_hashes": json.dumps({str(k): v for k, v in token_hashes.items()}),
+            "closed": False,
+            "last_seq": max((seq for seq, _ in events), default=0),
+            "created_at": now,
+            "updated_at": now,
+        }
+        if self._sqlite:
+            stamp = _sqlite_stamp(now)
+            self._sqlite_write(
+                [
+                    (_SQLITE_INSERT_TABLE, [(*(row[k] for k in _TABLE_KEYS[:-2]), stamp, stamp)]),
+                    (_SQLITE_INSERT_EVENTS, self._event_rows(table_id, events, stamp)),
+                ]
             )
+            return
+        with self.engine.begin() as conn:
+            conn.execute(_INSERT_TABLE, row)
             self._insert_events(conn, table_id, events, now)
 
     def append_events(
@@ -164,30 +217,73 @@ class Store:
         """Append log entries (and the closed flag) in one transaction."""
         if not events:
             return
-        now = _now()
-        with self.engine.begin() as conn:
-            self._insert_events(conn, table_id, events, now)
-            conn.execute(
-                tables_table.update()
-                .where(tables_table.c.id == table_id)
-                .values(last_seq=max(seq for seq, _ in events), closed=closed, updated_at=now)
-            )
+        self.append_many([(table_id, events, closed)])
 
     def append_many(
         self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], bool]]
     ) -> None:
-        """Append the entries of several tables in one transaction (group commit)."""
+        """Append the entries of several tables in one transaction (group commit).
+
+        Two statements whatever the batch size: one multi-row insert of the events and one
+        update of the tables' ``last_seq``/``closed`` (executemany), both prepared once.
+        """
         now = _now()
+        rows: list[tuple[str, int, str, str, Any]] = []
+        tables: dict[str, tuple[int, bool]] = {}
+        stamp: Any = _sqlite_stamp(now) if self._sqlite else now
+        for table_id, events, closed in batch:
+            if not events:
+                continue
+            rows += self._event_rows(table_id, events, stamp)
+            last = max(seq for seq, _ in events)
+            if table_id in tables:
+                last = max(last, tables[table_id][0])
+            tables[table_id] = (last, closed)
+        if not rows:
+            return
+        updates = [(last, closed, stamp, tid) for tid, (last, closed) in tables.items()]
+        if self._sqlite:
+            sqlite_updates = [(last, int(c), at, tid) for last, c, at, tid in updates]
+            self._sqlite_write(
+                [(_SQLITE_INSERT_EVENTS, rows), (_SQLITE_UPDATE_TABLES, sqlite_updates)]
+            )
+            return
         with self.engine.begin() as conn:
-            for table_id, events, closed in batch:
-                if not events:
-                    continue
-                self._insert_events(conn, table_id, events, now)
-                conn.execute(
-                    tables_table.update()
-                    .where(tables_table.c.id == table_id)
-                    .values(last_seq=max(seq for seq, _ in events), closed=closed, updated_at=now)
-                )
+            conn.execute(_INSERT_EVENTS, [dict(zip(_EVENT_KEYS, r, strict=True)) for r in rows])
+            conn.execute(_UPDATE_TABLES, [dict(zip(_UPDATE_KEYS, u, strict=True)) for u in updates])
+
+    @staticmethod
+    def _event_rows(
+        table_id: str, events: Sequence[tuple[int, dict[str, Any]]], stamp: Any
+    ) -> list[tuple[Any, ...]]:
+        return [
+            (table_id, seq, str(body.get("event", ""))[:32], _dumps(body), stamp)
+            for seq, body in events
+        ]
+
+    def _sqlite_write(self, statements: list[tuple[str, list[tuple[Any, ...]]]]) -> None:
+        """SQLite: one transaction of ``executemany`` calls straight on the driver's
+        connection, kept open between calls (a pool checkout, a SQLAlchemy transaction and
+        statement execution cost several times the insert itself; the transactions of a
+        group commit are small when the server is not busy)."""
+        if self._writer is None:
+            self._writer = self.engine.raw_connection()
+        dbapi = self._writer.driver_connection
+        assert dbapi is not None
+        try:
+            for sql, rows in statements:
+                if rows:
+                    dbapi.executemany(sql, rows)
+            dbapi.commit()
+        except BaseException:
+            # roll back and give the connection back to the pool (which resets it); the
+            # next call checks out a fresh one
+            writer, self._writer = self._writer, None
+            with contextlib.suppress(Exception):
+                dbapi.rollback()
+            with contextlib.suppress(Exception):
+                writer.close()
+            raise
 
     @staticmethod
     def _insert_events(
@@ -199,13 +295,13 @@ class Store:
         if not events:
             return
         conn.execute(
-            events_table.insert(),
+            _INSERT_EVENTS,
             [
                 {
                     "table_id": table_id,
                     "seq": seq,
                     "kind": str(body.get("event", ""))[:32],
-                    "body": json.dumps(body, separators=(",", ":")),
+                    "body": _dumps(body),
                     "created_at": now,
                 }
                 for seq, body in events

@@ -15,6 +15,8 @@ import time
 from collections.abc import Sequence
 
 from cardavia.cards import Card, guandan_deck
+from cardavia.rules.guandan.deal import GuandanMatch
+from cardavia.rules.runfast.deal import RunFastSession
 
 
 def selfplay_rate(game: str, seconds: float, seed: int = 1) -> tuple[float, int]:
@@ -24,31 +26,17 @@ def selfplay_rate(game: str, seconds: float, seed: int = 1) -> tuple[float, int]
 
     n = 4 if game == "guandan" else 3
     agents = [make_agent("random", seed + s) for s in range(n)]
+    series: GuandanMatch | RunFastSession = GuandanMatch(seed) if game == "guandan" else RunFastSession(seed)
     decisions = 0
     deals = 0
     start = time.perf_counter()
-    if game == "guandan":
-        from cardavia.rules.guandan.deal import GuandanMatch
-
-        match = GuandanMatch(seed)
-        while time.perf_counter() - start < seconds:
-            deal = match.start_deal()
-            while not deal.over:
-                step(deal, agents)
-                decisions += 1
-            match.finish_deal()
-            deals += 1
-    else:
-        from cardavia.rules.runfast.deal import RunFastSession
-
-        session = RunFastSession(seed)
-        while time.perf_counter() - start < seconds:
-            rf = session.start_deal()
-            while not rf.over:
-                step(rf, agents)
-                decisions += 1
-            session.finish_deal()
-            deals += 1
+    while time.perf_counter() - start < seconds:
+        deal = series.start_deal()
+        while not deal.over:
+            step(deal, agents)
+            decisions += 1
+        series.finish_deal()
+        deals += 1
     return decisions / (time.perf_counter() - start), deals
 
 

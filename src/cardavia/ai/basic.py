@@ -49,9 +49,14 @@ class BasicAgent:
         return Decision.of(rf_basic.to_combo(rf_pattern, cnt, obs.opening), reason)
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
-        assert obs.level is not None
-        card, reason = gd_basic.choose_return(obs.return_options, hand_counts(obs), obs.level)
-        return ReturnDecision.of(card, reason)
+        return guandan_return(obs)
 
 
 __all__ = ["BasicAgent"]
+
+
+def guandan_return(obs: Observation) -> ReturnDecision:
+    """The tribute return (G-3.5): the eligible card whose loss costs the hand's plan least."""
+    assert obs.level is not None
+    card, reason = gd_basic.choose_return(obs.return_options, hand_counts(obs), obs.level)
+    return ReturnDecision.of(card, reason)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardavia.ai.base import Decision, ReturnDecision
@@ -30,6 +30,7 @@ from cardavia.rules.guandan.moves import patterns as gd_patterns
 from cardavia.rules.guandan.moves import rank_counts as gd_rank_counts
 
 from . import gd_basic, gd_search, rf_basic, rf_search
+from .basic import guandan_return
 from .gd_plan import best_plan as gd_best_plan
 from .reasons import Reason, ReasonArg, because, combo_arg
 from .rf_plan import best_plan as rf_best_plan
@@ -82,9 +83,7 @@ class ExpertAgent:
         return Decision.of(rf_basic.to_combo(move, cnt, obs.opening), reason)
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
-        assert obs.level is not None
-        card, reason = gd_basic.choose_return(obs.return_options, hand_counts(obs), obs.level)
-        return ReturnDecision.of(card, reason)
+        return guandan_return(obs)
 
     # ------------------------------------------------------------------ shared loop
 
@@ -198,11 +197,7 @@ class ExpertAgent:
             for m in gd_basic.shortlist(plain, rc, keep=3):
                 if m not in candidates:
                     candidates.append(m)
-            bombs = [m for m in moves if m.tier > 0]
-            if bombs:
-                b = min(bombs, key=lambda m: (m.tier, m.power))
-                if b not in candidates:
-                    candidates.append(b)
+            _add_smallest_bomb(candidates, moves)
         candidates = candidates[: self.max_candidates]
         if len(candidates) == 1:
             return default, reason
@@ -283,11 +278,7 @@ class ExpertAgent:
             for m in ranked[:3]:
                 if m not in candidates:
                     candidates.append(m)
-            bombs = [m for m in moves if m.tier > 0]
-            if bombs:
-                b = min(bombs, key=lambda m: (m.tier, m.power))
-                if b not in candidates:
-                    candidates.append(b)
+            _add_smallest_bomb(candidates, moves)
         candidates = candidates[: self.max_candidates]
         if len(candidates) == 1:
             return default, reason
@@ -333,3 +324,12 @@ def _slots_rc(m: Pattern) -> list[int]:
 
 
 __all__ = ["ExpertAgent"]
+
+
+def _add_smallest_bomb(candidates: list[Any], moves: Sequence[Any]) -> None:
+    """Add the cheapest bomb among ``moves`` to the search candidates (if any)."""
+    bombs = [m for m in moves if m.tier > 0]
+    if bombs:
+        b = min(bombs, key=lambda m: (m.tier, m.power))
+        if b not in candidates:
+            candidates.append(b)

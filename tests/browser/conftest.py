@@ -415,6 +415,7 @@ def finish_deal_over_ws(live: Live, table_id: str, token: str) -> None:
     """Play the person's seat to the end of the deal over a plain WebSocket (no browser)."""
     from websockets.sync.client import connect
 
+    acted_at = -1  # the seq this helper last acted on: a repeated frame must not act twice
     with connect(f"ws://127.0.0.1:{live.port}/ws/tables/{table_id}?token={token}") as ws:
         while True:
             msg = json.loads(ws.recv(timeout=60))
@@ -428,8 +429,9 @@ def finish_deal_over_ws(live: Live, table_id: str, token: str) -> None:
             if not ((obs["phase"] == "play" and obs["turn"] == 0) or obs["return_options"]):
                 continue
             table = live.table_at(table_id)
-            if table.seq != msg["seq"] or not table.person_to_act():
-                continue  # an older frame of a batch: wait for the latest state
+            if msg["seq"] <= acted_at or table.seq != msg["seq"] or not table.person_to_act():
+                continue  # an older or repeated frame: wait for the state after our action
+            acted_at = msg["seq"]
             move = choose(table.observation(0))
             if move.kind == "pass":
                 ws.send(json.dumps({"type": "pass"}))

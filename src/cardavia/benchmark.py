@@ -3,7 +3,8 @@
 * random self-play decisions per second on one core, with legal-move generation (the
   abstract patterns of design.md §4) at every decision, for each game;
 * the median time to generate all legal moves of a fresh 27-card Guandan hand leading,
-  with and without two wilds — abstract patterns and the full concrete list.
+  with and without two wilds: abstract patterns, the exact list of distinct moves
+  (:func:`~cardavia.rules.guandan.moves.legal_moves`) and that list as ``Combo`` objects.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from cardavia.cards import Card, guandan_deck
 from cardavia.rules.guandan.deal import GuandanMatch
@@ -48,32 +50,48 @@ def _fresh_hand(rng: random.Random, level: int, wilds: int) -> list[Card]:
     return wild[:wilds] + rest[: 27 - wilds]
 
 
-def legal_timings(samples: int, wilds: int, seed: int = 7) -> tuple[float, float, float, float]:
-    """Median ms for abstract and concrete generation, and mean move counts (abstract, concrete)."""
-    from cardavia.rules.guandan.moves import all_moves, counts, patterns
+class LegalTimings(NamedTuple):
+    """Median milliseconds and mean counts for one kind of hand."""
+
+    abstract_ms: float
+    moves_ms: float
+    combos_ms: float
+    abstract_count: float
+    move_count: float
+
+
+def legal_timings(samples: int, wilds: int, seed: int = 7) -> LegalTimings:
+    """Time the three generators on the same fresh leading hands."""
+    from cardavia.rules.guandan.moves import counts, legal_moves, patterns
 
     rng = random.Random(seed)
     abstract_ms: list[float] = []
-    concrete_ms: list[float] = []
+    moves_ms: list[float] = []
+    combos_ms: list[float] = []
     n_abs: list[int] = []
-    n_con: list[int] = []
+    n_moves: list[int] = []
     for _ in range(samples):
         level = rng.randrange(2, 15)
         cnt = counts(_fresh_hand(rng, level, wilds))
         t0 = time.perf_counter()
         pats = patterns(cnt, level, None)
         t1 = time.perf_counter()
-        moves = all_moves(cnt, level, None)
+        moves = legal_moves(cnt, level, None)
         t2 = time.perf_counter()
+        combos = [move.combo(level) for move in legal_moves(cnt, level, None)]
+        t3 = time.perf_counter()
         abstract_ms.append((t1 - t0) * 1000)
-        concrete_ms.append((t2 - t1) * 1000)
+        moves_ms.append((t2 - t1) * 1000)
+        combos_ms.append((t3 - t2) * 1000)
         n_abs.append(len(pats))
-        n_con.append(len(moves))
-    return (
+        n_moves.append(len(moves))
+        assert len(combos) == len(moves)
+    return LegalTimings(
         statistics.median(abstract_ms),
-        statistics.median(concrete_ms),
+        statistics.median(moves_ms),
+        statistics.median(combos_ms),
         statistics.mean(n_abs),
-        statistics.mean(n_con),
+        statistics.mean(n_moves),
     )
 
 
@@ -88,10 +106,12 @@ def main(argv: Sequence[str] = ()) -> int:
         rate, deals = selfplay_rate(game, ns.seconds)
         print(f"{game}: random self-play {rate:,.0f} decisions/s on one core ({deals} deals)")
     for wilds in (0, 2):
-        abs_ms, con_ms, n_abs, n_con = legal_timings(ns.samples, wilds)
+        t = legal_timings(ns.samples, wilds)
         print(
-            f"guandan: fresh 27-card hand leading, {wilds} wilds: all legal moves median "
-            f"{abs_ms:.3f} ms abstract ({n_abs:.0f} moves), {con_ms:.1f} ms concrete ({n_con:.0f} moves)"
+            f"guandan: fresh 27-card hand leading, {wilds} wilds: all legal moves, median "
+            f"{t.moves_ms:.2f} ms for the {t.move_count:.0f} distinct moves (legal_moves), "
+            f"{t.combos_ms:.1f} ms as Combo objects, {t.abstract_ms:.3f} ms for "
+            f"{t.abstract_count:.0f} abstract patterns"
         )
     return 0
 

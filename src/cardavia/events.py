@@ -3,9 +3,10 @@
 The state of a deal is the fold of its events (``Deal.from_events``); the same log is the
 replay, the saved game and the test fixture.
 
->>> from cardavia.cards import parse_cards
 >>> ev = Passed(seat=2)
->>> event_from_json(ev.to_json()) == ev
+>>> event_to_json(ev)
+{'event': 'passed', 'seat': 2}
+>>> event_from_json(event_to_json(ev)) == ev
 True
 """
 

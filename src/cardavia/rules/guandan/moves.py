@@ -10,15 +10,17 @@ Two levels:
 A hand is a count array ``cnt`` of 54 entries indexed by :attr:`Card.code`.
 
 >>> from cardavia.cards import parse_cards
->>> cnt = counts(parse_cards("3s 3d 4s 4d 5c 5c 2h"))
+>>> cnt = counts(parse_cards("3s 3d 4s 4d 5c 6c 2h"))
 >>> sorted(p.describe() for p in patterns(cnt, level=2) if p.type.value == "pair_run")
-['pair_run 4 (1 wild)', 'pair_run 5', 'pair_run 6 (1 wild)']
+['pair_run 5 (1 wild)']
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import product
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from itertools import chain, product
+from operator import itemgetter
 from typing import NamedTuple
 
 from cardavia.cards import Card, card_from_code
@@ -330,73 +332,138 @@ def _rank_codes(r: int, level: int, suit: int = -1) -> list[int]:
     return [base + s for s in suits if base + s != wc]
 
 
-def _slot_choices(
-    cnt: Sequence[int], level: int, r: int, need: int, suit: int, min_natural: int
-) -> list[tuple[list[int], int]]:
-    """(natural codes, wilds needed) for one slot, every way."""
+class Move(NamedTuple):
+    """One distinct concrete move in plain integers (cli.md: cards + (type, rank)).
+
+    ``cards`` are card codes in ascending order; ``stands_for`` lists, in order, what each
+    wild among ``cards`` stands for (codes). :meth:`combo` builds the full :class:`Combo`.
+    """
+
+    cards: tuple[int, ...]
+    type: ComboType
+    rank: int
+    stands_for: tuple[int, ...]
+    tier: int
+    power: int
+
+    def combo(self, level: int) -> Combo:
+        """The :class:`Combo` of this move (the reading with its wilds resolved)."""
+        return make_combo(
+            self.type,
+            None if self.type == ComboType.JOKER_BOMB else self.rank,
+            [card_from_code(c) for c in self.cards],
+            [card_from_code(c) for c in self.stands_for],
+            level,
+        )
+
+
+_new_move = tuple.__new__  # Move(...) without the keyword-handling wrapper: hot loop
+
+#: The ways to fill one slot, by the number of wilds used: wilds → natural code tuples
+#: (shared through a cache: never mutate one).
+SlotFills = Mapping[int, tuple[tuple[int, ...], ...]]
+
+
+def _slot_fills(cnt: Sequence[int], level: int, spec: SlotSpec) -> SlotFills:
+    """Every way to fill one slot (``r == 0``: wilds only), grouped by wilds used."""
+    r, need, suit, min_natural = spec
     if r == 0:
-        return [([], need)]
-    codes = _rank_codes(r, level, suit)
-    out: list[tuple[list[int], int]] = []
+        return {need: ((),)}
+    held = tuple((c, cnt[c]) for c in _rank_codes(r, level, suit) if cnt[c])
+    return _fills_from(held, need, min_natural)
+
+
+@lru_cache(maxsize=16384)
+def _fills_from(held: tuple[tuple[int, int], ...], need: int, min_natural: int) -> SlotFills:
+    """:func:`_slot_fills` for the held (code, count) pairs of one rank (cached: ranks recur)."""
+    counts_of = [0] * 54
+    for code, n in held:
+        counts_of[code] = n
+    codes = [code for code, _n in held]
+    fills: dict[int, tuple[tuple[int, ...], ...]] = {}
     for k in range(need, min_natural - 1, -1):
-        for chosen in _sub_multisets(cnt, codes, k):
-            out.append((chosen, need - k))
-    return out
+        found = tuple(tuple(chosen) for chosen in _sub_multisets(counts_of, codes, k))
+        if found:
+            fills[need - k] = found
+    return fills
 
 
-def all_moves(cnt: Sequence[int], level: int, top: Combo | None = None) -> list[Combo]:
+def _stand_in(spec: SlotSpec, level: int, triple_rank: int) -> int:
+    """The card a wild stands for in this slot (the conventions of :func:`readings_of`)."""
+    r, _need, suit, _min = spec
+    if r == 0:  # a pair of wilds standing for a rank other than the triple's
+        r = next(x for x in (level, 2, 3) if x != triple_rank)
+    return (r - 2) * 4 + (suit if suit >= 0 else 1)
+
+
+@lru_cache(maxsize=4096)
+def _wild_splits(allowed: tuple[tuple[int, ...], ...], budget: int) -> tuple[tuple[int, ...], ...]:
+    """Every split of at most ``budget`` wilds over slots allowing ``allowed[i]`` wilds each."""
+    if not allowed:
+        return ((),)
+    return tuple(
+        (used, *rest)
+        for used in allowed[0]
+        if used <= budget
+        for rest in _wild_splits(allowed[1:], budget - used)
+    )
+
+
+def legal_moves(cnt: Sequence[int], level: int, top: Combo | None = None) -> list[Move]:
     """Every distinct concrete move of the hand that may be played over ``top`` (None: lead).
 
     Two moves are the same when they use the same multiset of cards with the same
     (type, rank) (cli.md ``legal``); each appears once, ordered by strength then cards.
+
+    >>> from cardavia.cards import parse_cards
+    >>> moves = legal_moves(counts(parse_cards("7s 7d 2h")), level=2)
+    >>> [f"{m.type.value} {m.rank}" + "*" * len(m.stands_for) for m in moves]
+    ['pair 7*', 'pair 7*', 'pair 7', 'single 7', 'single 7', 'single 2*', 'triple 7*']
     """
     rc, w = rank_counts(cnt, level)
     wc = wild_code(level)
-    seen: dict[tuple[tuple[int, ...], ComboType, int], Combo] = {}
-    for ctype, rank, slot_specs in _definitions(rc, w, level):
-        tier, power = _key_of(ctype, rank, sum(n for _, n, _, _ in slot_specs), level)
-        if top is not None and not _key_beats(ctype, sum(n for _, n, _, _ in slot_specs), tier, power, top):
+    found: dict[tuple[tuple[int, ...], ComboType, int], tuple[tuple[object, ...], Move]] = {}
+    memo: dict[SlotSpec, SlotFills] = {}  # slots recur across sequences: fill each once
+    for ctype, rank, specs in _definitions(rc, w, level):
+        size = sum(spec[1] for spec in specs)
+        tier, power = _key_of(ctype, rank, size, level)
+        if top is not None and not _key_beats(ctype, size, tier, power, top):
             continue
-        per_slot = [_slot_choices(cnt, level, r, n, s, m) for r, n, s, m in slot_specs]
-        for choice in product(*per_slot):
-            used = sum(x[1] for x in choice)
-            if used > w:
-                continue
-            codes = sorted([c for x in choice for c in x[0]] + [wc] * used)
-            key = (tuple(codes), ctype, rank)
-            if key in seen:
-                continue
-            missing = _missing_cards(ctype, rank, slot_specs, choice, level)
-            cards = [card_from_code(c) for c in codes]
-            seen[key] = make_combo(ctype, None if ctype == ComboType.JOKER_BOMB else rank, cards, missing, level)
-    return sorted(
-        seen.values(),
-        key=lambda c: (c.tier, c.type.value, c.power, c.size, [x.code for x in c.cards]),
-    )
+        fills = []
+        for spec in specs:
+            slot = memo.get(spec)
+            if slot is None:
+                slot = memo[spec] = _slot_fills(cnt, level, spec)
+            fills.append(slot)
+        order = (tier, ctype.value, power, size)
+        stand_ins = [_stand_in(spec, level, rank) for spec in specs]
+        for split in _wild_splits(tuple(tuple(slot) for slot in fills), w):
+            used = 0
+            stands: tuple[int, ...] = ()
+            for code, n in zip(stand_ins, split, strict=True):
+                if n:
+                    used += n
+                    stands += (code,) * n
+            wilds = (wc,) * used
+            flush_guard = ctype == ComboType.STRAIGHT and used > 0
+            for parts in product(*[slot[n] for slot, n in zip(fills, split, strict=True)]):
+                cards = tuple(sorted(chain(wilds, *parts)))
+                key = (cards, ctype, rank)
+                if key in found:
+                    continue
+                move_stands = stands
+                if flush_guard and all(c % 4 == 1 for part in parts for c in part):
+                    move_stands = tuple(c - 1 for c in stands)  # a plain straight, not a flush
+                found[key] = (
+                    (*order, cards),
+                    _new_move(Move, (cards, ctype, rank, move_stands, tier, power)),
+                )
+    return [move for _order, move in sorted(found.values(), key=itemgetter(0))]
 
 
-def _missing_cards(
-    ctype: ComboType,
-    rank: int,
-    slot_specs: Sequence[SlotSpec],
-    choice: Sequence[tuple[list[int], int]],
-    level: int,
-) -> list[Card]:
-    """What the wilds stand for, slot by slot (the same conventions as :func:`readings_of`)."""
-    missing: list[Card] = []
-    for (r, _n, suit, _m), (_naturals, wilds) in zip(slot_specs, choice, strict=True):
-        if not wilds:
-            continue
-        if r == 0:  # a pair of wilds standing for a rank other than the triple's
-            other = next(x for x in (level, 2, 3) if x != rank)
-            missing.extend([card_from_code((other - 2) * 4 + 1)] * wilds)
-        else:
-            missing.extend([card_from_code((r - 2) * 4 + (suit if suit >= 0 else 1))] * wilds)
-    if ctype == ComboType.STRAIGHT and missing:
-        naturals = [c for naturals, _w in choice for c in naturals]
-        if naturals and all(c % 4 == 1 for c in naturals):  # keep a plain straight from reading as a flush
-            missing = [card_from_code(c.code - 1) for c in missing]
-    return missing
+def all_moves(cnt: Sequence[int], level: int, top: Combo | None = None) -> list[Combo]:
+    """:func:`legal_moves` as :class:`Combo` objects (what the ``legal`` command prints)."""
+    return [move.combo(level) for move in legal_moves(cnt, level, top)]
 
 
 def _key_of(ctype: ComboType, rank: int, size: int, level: int) -> tuple[int, int]:

@@ -35,6 +35,16 @@ _TR = ComboType.TRIPLE_RUN
 
 #: (type, length, copies) of the sequences the planner may take.
 _SEQS: tuple[tuple[ComboType, int, int], ...] = ((_ST, 5, 1), (_PR, 3, 2), (_TR, 2, 3))
+#: For each start rank s (1 = ace low … 13): the sequences that may start there, with
+#: (type, length, copies, top rank, natural window) — precomputed for the search's hot loop.
+_SEQ_WINDOWS: dict[int, tuple[tuple[ComboType, int, int, int, tuple[int, ...]], ...]] = {
+    s: tuple(
+        (ctype, length, copies, s + length - 1, tuple(natural_window(s + length - 1, length)))
+        for ctype, length, copies in _SEQS
+        if s + length - 1 <= 14
+    )
+    for s in range(1, 14)
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +175,7 @@ def _search(rc: list[int], w: int, start: int, level: int) -> float:
         return found[0]
     best = _search(rc, w, s + 1, level)  # no (more) sequences starting at s
     choice: Choice = None
-    for ctype, length, copies in _SEQS:
-        top = s + length - 1
-        if top > 14:
-            continue
-        window = natural_window(top, length)
+    for ctype, length, copies, top, window in _SEQ_WINDOWS[s]:
         deficit = 0
         good = 0
         ok = True

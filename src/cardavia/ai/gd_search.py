@@ -27,8 +27,10 @@ WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class SimUnit:
+    """A planned play in a rollout (compared by identity: each is one physical play)."""
+
     pattern: Pattern
     value: float
     bomb: bool
@@ -36,6 +38,13 @@ class SimUnit:
     @property
     def size(self) -> int:
         return self.pattern.size
+
+
+def _beats(p: Pattern, top: Pattern | Combo) -> bool:
+    """:meth:`Pattern.beats` inlined for the rollout's hot loop (same rule, G-4.4/G-5.5)."""
+    if p.tier:
+        return not top.tier or p.tier > top.tier or (p.tier == top.tier and p.power > top.power)
+    return not top.tier and p.type is top.type and p.size == top.size and p.power > top.power
 
 
 def sim_units(plan: Plan, level: int) -> list[SimUnit]:
@@ -133,13 +142,13 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
 def _follow(
     seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int
 ) -> SimUnit | None:
-    fits = [u for u in us if u.pattern.beats(top)]
+    if top_seat == (seat + 2) % 4:  # the partner's play stands, unless this goes out
+        return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
+    fits = [u for u in us if _beats(u.pattern, top)]
     if not fits:
         return None
     if len(us) == 1:
         return fits[0]
-    if top_seat == (seat + 2) % 4:
-        return None
     short = sizes[top_seat] <= 6
     plain = [u for u in fits if not u.bomb]
     if plain:

@@ -99,8 +99,10 @@ def test_malformed_frames(server: LiveServer) -> None:
 
 def test_oversized_frame_beyond_the_socket_limit(server: LiveServer) -> None:
     table_id, _, seat, state = _table(server)
-    seat.send("x" * (2 * 1024 * 1024))  # above the server's WebSocket frame limit
-    with pytest.raises(ConnectionClosed):
+    # above the server's WebSocket frame limit: the server may close the connection while
+    # the frame is still being written, so the send itself may already fail
+    with pytest.raises((ConnectionClosed, OSError)):
+        seat.send("x" * (2 * 1024 * 1024))
         seat.recv_until(lambda m: False, timeout=5)
     again = server.connect(table_id, _table_token(server, table_id, seat))
     assert again.recv()["seq"] == state["seq"]

@@ -112,7 +112,8 @@ def test_language_choice(client: TestClient) -> None:
 
 def test_table_view_has_its_hooks(client: TestClient) -> None:
     html = client.get("/table/abcdefgh1234").text
-    for testid in ("hand", "play", "pass", "hint", "new-game", "next-deal", "return-confirm"):
+    for testid in ("hand", "play", "pass", "hint", "new-game", "next-deal", "return-confirm",
+                   "resign", "resign-confirm", "resign-cancel"):
         assert f'data-testid="{testid}"' in html
     assert 'data-state="loading"' in html and 'data-table-id="abcdefgh1234"' in html
     assert client.get("/table/bad%20id").status_code == 404

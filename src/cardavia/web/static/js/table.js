@@ -17,12 +17,15 @@ const ui = {
   group: $("group-toggle"), info: $("selection-info"), chooser: $("chooser"),
   chooserOptions: $("chooser-options"), chooserCancel: $("chooser-cancel"),
   scoresTitle: $("scores-title"), scoresBody: $("scores-body"),
+  resign: $("resign"), resignBox: $("resign-box"), resignConfirm: $("resign-confirm"),
+  resignCancel: $("resign-cancel"), closedNote: $("closed-note"),
 };
 
 const S = {
   msg: null, obs: null, match: null, seats: null,
   order: [], selected: new Set(), focus: 0, grouped: false,
   pending: false, restartArmed: false, handKey: "", handContent: "", logKey: "", logCount: 0,
+  closed: false, resigning: false,
 };
 const baseTitle = document.title;
 let socket = null;
@@ -36,6 +39,7 @@ function setState(name) {
 }
 
 function uiState(obs, match) {
+  if (S.closed) return "closed";
   if (obs.phase === "tribute") return "tribute";
   if (obs.phase === "play") return "playing";
   if (obs.game === "guandan" && match && match.match_winner !== null && match.match_winner !== undefined) return "match-over";
@@ -58,21 +62,25 @@ function render() {
   const state = uiState(obs, S.match);
   setState(state);
   root.dataset.game = obs.game;
-  root.dataset.turn = obs.phase === "play" ? (obs.turn === obs.seat ? "me" : "other") : "none";
-  renderSeats(ui.seats, obs, S.seats);
-  renderCenter(ui.center, obs, S.match);
+  root.dataset.turn = obs.phase === "play" && !S.closed ? (obs.turn === obs.seat ? "me" : "other") : "none";
+  // A closed table is a still picture: nobody's turn any more.
+  const shown = S.closed ? { ...obs, turn: null } : obs;
+  renderSeats(ui.seats, shown, S.seats);
+  renderCenter(ui.center, shown, S.match);
   renderScores(ui.scoresTitle, ui.scoresBody, obs, S.match);
   renderTribute(obs);
   renderLog(obs);
   renderMyHand(obs);
+  if (S.closed) showClosed();
   renderControls();
-  const myTurn = obs.phase === "play" && obs.turn === obs.seat;
+  const myTurn = !S.closed && obs.phase === "play" && obs.turn === obs.seat;
   ui.banner.textContent = bannerText(obs, state);
-  ui.banner.classList.toggle("mine", myTurn || (obs.return_options || []).length > 0);
+  ui.banner.classList.toggle("mine", myTurn || (!S.closed && (obs.return_options || []).length > 0));
   document.title = myTurn ? `● ${t("seat.yourTurn")} · ${baseTitle}` : baseTitle;
 }
 
 function bannerText(obs, state) {
+  if (state === "closed") return t("table.closed");
   if (state === "match-over") return t("summary.matchOver");
   if (state === "deal-over") return t("summary.title");
   if (state === "tribute") {
@@ -150,6 +158,10 @@ function renderMyHand(obs) {
 function renderControls() {
   const obs = S.obs;
   if (!obs) return;
+  if (S.closed) {
+    renderClosedControls();
+    return;
+  }
   const myTurn = obs.phase === "play" && obs.turn === obs.seat;
   const sel = selectedCards();
   const check = checkSelection(sel, obs);
@@ -183,6 +195,38 @@ function renderControls() {
   for (const b of [ui.play, ui.pass]) b.hidden = over || returning;
   ui.hint.hidden = over;
   ui.restart.textContent = S.restartArmed ? t("action.restartConfirm") : t(obs.game === "guandan" ? "action.restart" : "action.newSession");
+  ui.resign.disabled = S.resigning;
+  ui.resignConfirm.disabled = S.resigning;
+}
+
+/** The table takes no more actions: every game control is disabled and hidden. */
+function renderClosedControls() {
+  for (const b of [ui.play, ui.pass, ui.hint, ui.ret, ui.next, ui.restart, ui.resign, ui.resignConfirm]) {
+    b.disabled = true;
+    b.hidden = true;
+  }
+  if (!ui.resignBox.hidden) closeResign(false);
+  ui.why.textContent = "";
+  ui.play.title = "";
+  ui.info.textContent = "";
+}
+
+/** The closed table's notice, with the way to a new game: a link to the lobby that takes
+ * over the `new-game` hook of Restart (a closed table cannot restart). */
+function showClosed() {
+  if (!ui.closedNote.hidden) return;
+  const link = h("a", { href: "/", id: "new-table", class: "button primary", "data-testid": "new-game", text: t("table.newGame") });
+  ui.restart.remove();
+  ui.closedNote.append(h("p", {}, link));
+  ui.closedNote.hidden = false;
+  // the controls in use are about to go: their focus moves to the way forward
+  const active = document.activeElement;
+  if (S.resigning || (active && active.closest && active.closest("#actions, #resign-box"))) link.focus();
+  S.resigning = false;
+  // the lobby no longer offers to resume this table (its token stays: a reload shows it closed)
+  try {
+    if (localStorage.getItem("cardavia.lastTable") === tableId) localStorage.removeItem("cardavia.lastTable");
+  } catch { /* ignore */ }
 }
 
 // ---------------------------------------------------------------------------- actions
@@ -194,7 +238,7 @@ function send(msg) {
 
 function toggle(index) {
   const obs = S.obs;
-  if (!obs) return;
+  if (!obs || S.closed) return;
   if (obs.phase === "tribute") {
     S.selected = S.selected.has(index) ? new Set() : new Set([index]);
   } else if (S.selected.has(index)) S.selected.delete(index);
@@ -291,6 +335,28 @@ function restart() {
   send({ type: "restart" });
 }
 
+// Resign: an inline confirmation (no window.confirm) opened by the Resign button.
+function openResign() {
+  if (S.closed || ui.resign.disabled) return;
+  ui.resignBox.hidden = false;
+  ui.resign.setAttribute("aria-expanded", "true");
+  ui.resignCancel.focus();
+}
+
+function closeResign(refocus = true) {
+  const inside = ui.resignBox.contains(document.activeElement);
+  ui.resignBox.hidden = true;
+  ui.resign.setAttribute("aria-expanded", "false");
+  if (refocus && inside && !ui.resign.hidden) ui.resign.focus();
+}
+
+function confirmResign() {
+  if (S.closed || ui.resignConfirm.disabled) return;
+  S.resigning = true;
+  renderControls();
+  send({ type: "resign" });
+}
+
 // ---------------------------------------------------------------------------- messages
 
 function onMessage(msg) {
@@ -298,6 +364,7 @@ function onMessage(msg) {
     const t0 = performance.now();
     S.msg = msg;
     S.obs = msg.observation;
+    S.closed = msg.phase === "closed";
     S.match = msg.match || null;
     if (msg.seats) S.seats = msg.seats;
     S.pending = false;
@@ -318,6 +385,7 @@ function onMessage(msg) {
     root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
   } else if (msg.type === "error") {
     S.pending = false;
+    S.resigning = false;
     if (msg.code === "ambiguous" && Array.isArray(msg.options) && msg.options.length) {
       openChooser(msg.options);
     } else if (msg.code === "auth" || msg.code === "not_found") {
@@ -398,6 +466,11 @@ function refuse() {
 function onStatus(status) {
   ui.conn.textContent = status === "open" ? "" : t(`conn.${status}`);
   ui.conn.dataset.status = status;
+  if (status === "open" && S.resigning) {
+    // a resign lost with the connection: the state frame on reconnect says whether it counted
+    S.resigning = false;
+    renderControls();
+  }
   if (status === "refused") refuse();
 }
 
@@ -416,6 +489,12 @@ ui.ret.addEventListener("click", confirmReturn);
 ui.next.addEventListener("click", () => send({ type: "next_deal" }));
 ui.restart.addEventListener("click", restart);
 ui.chooserCancel.addEventListener("click", closeChooser);
+ui.resign.addEventListener("click", () => {
+  if (ui.resignBox.hidden) openResign();
+  else closeResign();
+});
+ui.resignCancel.addEventListener("click", () => closeResign());
+ui.resignConfirm.addEventListener("click", confirmResign);
 ui.chooser.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") { ev.preventDefault(); closeChooser(); return; }
   if (ev.key === "Tab") {
@@ -434,9 +513,15 @@ ui.group.addEventListener("change", () => {
   if (S.obs) { renderMyHand(S.obs); renderControls(); }
 });
 document.addEventListener("keydown", (ev) => {
-  if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const target = ev.target;
-  if (target.closest && target.closest("input, select, textarea, .dialog")) return;
+  // Escape cancels an open resign confirmation from anywhere but the chooser dialog.
+  if (ev.key === "Escape" && !ui.resignBox.hidden && !(target.closest && target.closest(".dialog"))) {
+    ev.preventDefault();
+    closeResign();
+    return;
+  }
+  if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (target.closest && target.closest("input, select, textarea, .dialog, .confirm")) return;
   const key = ev.key.toLowerCase();
   if (key === "p") { ev.preventDefault(); if (S.obs?.phase === "tribute") confirmReturn(); else play(); }
   else if (key === "x") { ev.preventDefault(); pass(); }

@@ -119,7 +119,7 @@ Choice = tuple[ComboType, int, int, int] | None  # (type, top, length, copies) o
 
 _MEMO: dict[tuple[int, int, int, tuple[int, ...]], tuple[float, Choice]] = {}
 _LEAF: dict[tuple[int, int, tuple[int, ...]], float] = {}
-_MEMO_LIMIT = 400_000
+_MEMO_LIMIT = 100_000  # ≈ 45 MB with the leaf memo (a server runs for weeks: keep it bounded)
 
 
 def best_plan(rc: list[int], w: int, level: int) -> Plan:

@@ -81,7 +81,7 @@ def unit_value(p: Pattern) -> float:
 
 Choice = tuple[int, int, int] | None  # (kind 1=straight 2=pair run, top, length)
 _MEMO: dict[tuple[int, tuple[int, ...]], tuple[float, Choice]] = {}
-_MEMO_LIMIT = 300_000
+_MEMO_LIMIT = 100_000  # ≈ 35 MB at most (a server runs for weeks: keep it bounded)
 
 
 def best_plan(rc: list[int]) -> Plan:

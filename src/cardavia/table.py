@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -49,6 +50,8 @@ AI: Literal["ai"] = "ai"
 #: Log entries that belong to the table, not to a deal (the engine's events are the rest).
 RESTARTED = "restarted"
 RESIGNED = "resigned"
+TABLE_EVENTS = frozenset({RESTARTED, RESIGNED})
+DEAL_STARTED = "deal_started"
 
 SeatKind = Literal["person", "ai"]
 
@@ -278,11 +281,12 @@ def deal_seed(table_seed: int, index: int) -> int:
 
 
 class _Guandan:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, keep_finished: bool) -> None:
         from cardavia.rules.guandan.deal import GuandanMatch
 
         self.seed = seed
-        self.match = GuandanMatch(seed)
+        self.keep_finished = keep_finished
+        self.match = GuandanMatch(seed, keep_finished=keep_finished)
         self.all_finished: list[TrickDeal] = []
         self.last: TrickDeal | None = None  # the last deal settled since the (re)start
 
@@ -313,7 +317,8 @@ class _Guandan:
     def deal_ended(self) -> None:
         self.match.finish_deal()
         if self.match.deal is not None:
-            self.all_finished.append(self.match.deal)
+            if self.keep_finished:
+                self.all_finished.append(self.match.deal)
             self.last = self.match.deal
 
     def restart(self) -> None:
@@ -347,11 +352,12 @@ class _Guandan:
 
 
 class _RunFast:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, keep_finished: bool) -> None:
         from cardavia.rules.runfast.deal import RunFastSession
 
         self.seed = seed
-        self.session = RunFastSession(seed)
+        self.keep_finished = keep_finished
+        self.session = RunFastSession(seed, keep_finished=keep_finished)
         self.all_finished: list[TrickDeal] = []
         self.last: TrickDeal | None = None  # the last deal settled since the (re)start
 
@@ -373,7 +379,8 @@ class _RunFast:
     def deal_ended(self) -> None:
         self.session.finish_deal()
         if self.session.deal is not None:
-            self.all_finished.append(self.session.deal)
+            if self.keep_finished:
+                self.all_finished.append(self.session.deal)
             self.last = self.session.deal
 
     def restart(self) -> None:
@@ -429,10 +436,10 @@ def _runfast_lines(deal: TrickDeal) -> list[dict[str, Any]]:
     return lines
 
 
-def _make_game(config: TableConfig) -> _Game:
+def _make_game(config: TableConfig, keep_finished: bool) -> _Game:
     if config.game == "guandan":
-        return _Guandan(config.seed)
-    return _RunFast(config.seed)
+        return _Guandan(config.seed, keep_finished)
+    return _RunFast(config.seed, keep_finished)
 
 
 # ---------------------------------------------------------------------------- the table
@@ -465,27 +472,42 @@ def _action_json(seat: int, combo: Combo | None) -> dict[str, Any]:
 
 
 class Table:
-    """One game in progress; build it with :meth:`create` (new) or :meth:`rebuild` (a log)."""
+    """One game in progress; build it with :meth:`create` (new) or :meth:`rebuild` (a log).
 
-    def __init__(self, config: TableConfig) -> None:
+    ``keep_finished=False`` (the server, whose database holds the whole log) keeps in memory
+    only the log entries and the deal objects of the current deal (plus the table's own
+    entries and the last settled deal): memory stays flat however many deals are played.
+    :attr:`log` is then the retained part, :meth:`entry` finds an entry by its number, and
+    :meth:`records` is refused (rebuild the table from its stored log for the records).
+    """
+
+    def __init__(self, config: TableConfig, *, keep_finished: bool = True) -> None:
         self.config = config
+        self.keep_finished = keep_finished
         self.log: list[LogEntry] = []
-        self._game = _make_game(config)
+        self._seq = 0
+        self._game = _make_game(config, keep_finished)
         self._state = _State()
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
-    def create(cls, config: TableConfig) -> Table:
+    def create(cls, config: TableConfig, *, keep_finished: bool = True) -> Table:
         """A new table with its first deal dealt (the AI has not moved yet)."""
-        table = cls(config)
+        table = cls(config, keep_finished=keep_finished)
         table._start_deal()
         return table
 
     @classmethod
-    def rebuild(cls, config: TableConfig, log: Iterable[LogEntry | dict[str, Any]]) -> Table:
+    def rebuild(
+        cls,
+        config: TableConfig,
+        log: Iterable[LogEntry | dict[str, Any]],
+        *,
+        keep_finished: bool = True,
+    ) -> Table:
         """The table whose log is ``log`` (entries, or their JSON events in order)."""
-        table = cls(config)
+        table = cls(config, keep_finished=keep_finished)
         for item in log:
             event_json = item.event if isinstance(item, LogEntry) else item
             table._fold(event_json)
@@ -496,7 +518,7 @@ class Table:
         return self._fold(event_json)
 
     def _fold(self, event_json: dict[str, Any]) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, event_json)
+        entry = LogEntry(self._seq + 1, event_json)
         kind = entry.kind
         if kind == RESTARTED:
             self._game.restart()
@@ -513,8 +535,30 @@ class Table:
                 self._state.cursor.logged = len(deal.events)
                 if isinstance(event, DealEnded):
                     self._game.deal_ended()
-        self.log.append(entry)
+        self._keep(entry)
         return entry
+
+    def _append(self, event_json: dict[str, Any]) -> LogEntry:
+        """Number the next log entry and keep it."""
+        entry = LogEntry(self._seq + 1, event_json)
+        self._keep(entry)
+        return entry
+
+    def _keep(self, entry: LogEntry) -> None:
+        """Add the next entry to the log (with ``keep_finished=False``, a new deal's start
+        drops the finished deals' entries: they live in the database)."""
+        self._seq = entry.seq
+        if not self.keep_finished and entry.kind == DEAL_STARTED:
+            # the finished deals' entries live in the database; the table's own stay
+            self.log = [e for e in self.log if e.kind in TABLE_EVENTS]
+        self.log.append(entry)
+
+    def entry(self, seq: int) -> LogEntry:
+        """The log entry numbered ``seq`` (KeyError if it is not kept in memory)."""
+        index = bisect_left(self.log, seq, key=lambda e: e.seq)
+        if index == len(self.log) or self.log[index].seq != seq:
+            raise KeyError(f"log entry {seq} is not in memory")
+        return self.log[index]
 
     # ------------------------------------------------------------------ reading the state
 
@@ -547,7 +591,7 @@ class Table:
     @property
     def seq(self) -> int:
         """The sequence number of the last log entry (0 for an empty log)."""
-        return len(self.log)
+        return self._seq
 
     def is_person(self, seat: int) -> bool:
         return 0 <= seat < self.n_seats and self.config.seats[seat].kind == PERSON
@@ -590,6 +634,8 @@ class Table:
 
     def records(self) -> list[dict[str, Any]]:
         """The game records (cli.md "Game records") of every finished deal, in order."""
+        if not self.keep_finished:
+            raise RuntimeError("this table keeps only its current deal: rebuild it from its log")
         return [deal_record(d) for d in self._game.finished_deals()]
 
     def hands(self) -> list[list[Card]]:
@@ -802,8 +848,7 @@ class Table:
         return self._log_new_events()
 
     def _append_table_event(self, event_json: dict[str, Any]) -> list[LogEntry]:
-        entry = LogEntry(len(self.log) + 1, event_json)
-        self.log.append(entry)
+        entry = self._append(event_json)
         if entry.kind == RESIGNED:
             self._state.closed = True
         return [entry]
@@ -816,8 +861,7 @@ class Table:
         cursor.logged = len(deal.events)
         entries: list[LogEntry] = []
         for event in new:
-            entry = LogEntry(len(self.log) + 1, event_to_json(event))
-            self.log.append(entry)
+            entry = self._append(event_to_json(event))
             entries.append(entry)
             if isinstance(event, DealEnded):
                 self._game.deal_ended()

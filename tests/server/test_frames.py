@@ -39,7 +39,7 @@ class CheckingClient:
         frame = json.loads(text)
         table = self.room.table
         seq = frame["seq"]
-        event = None if frame["event"] is None else table.public_event(table.log[seq - 1], self.seat)
+        event = None if frame["event"] is None else table.public_event(table.entry(seq), self.seat)
         expected = StateMessage(
             table_id=self.room.table_id,
             seq=seq,

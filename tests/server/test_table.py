@@ -210,3 +210,51 @@ def test_a_won_match_starts_a_new_one_and_rebuilds() -> None:
     assert again.match_json() == fresh and again.observation(0) == table.observation(0)
     _, problem = replay_records(table.records())
     assert problem is None
+
+
+@pytest.mark.parametrize("game", ["guandan", "runfast"])
+def test_a_compact_table_plays_alike_and_keeps_only_the_current_deal(game: str) -> None:
+    config = TableConfig.preset(game, 12, "easy", "easy")
+    full = Table.create(config)
+    compact = Table.create(config, keep_finished=False)
+    for table in (full, compact):
+        play_deals(table, 4, 12)
+        table.apply_action(0, Restart())
+        play_deals(table, 1, 12)
+        table.apply_action(0, NextDeal())
+    assert compact.seq == full.seq
+    assert compact.observation(0) == full.observation(0)
+    assert compact.match_json() == full.match_json()
+    # only the current deal's entries and the table's own ("restarted") are in memory
+    kept = [e.kind for e in compact.log]
+    assert kept[0] == "restarted" and kept.count("deal_started") == 1
+    assert compact.log[1:] == full.log[-(len(compact.log) - 1) :]
+    assert compact.entry(compact.seq) == full.log[-1]
+    with pytest.raises(KeyError):
+        compact.entry(2)  # an entry of the first deal: only in the database
+    with pytest.raises(RuntimeError):
+        compact.records()
+    # rebuilt compact from the whole stored log, it is the same table again
+    again = Table.rebuild(config, [e.event for e in full.log], keep_finished=False)
+    assert again.log == compact.log and again.observation(0) == compact.observation(0)
+
+
+def test_a_compact_table_does_not_grow_with_the_deals_played() -> None:
+    import gc
+    import tracemalloc
+
+    table = Table.create(TableConfig.preset("guandan", 21, "random", "random"), keep_finished=False)
+    play_deals(table, 2, 21)
+    table.apply_action(0, NextDeal())
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        play_deals(table, 8, 21)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # a full table grows by ~100 KiB per Guandan deal (log + deal objects); this one by
+    # about one deal's worth in all
+    assert grown < 200 * 1024, f"grew by {grown // 1024} KiB over 8 deals"

@@ -68,11 +68,10 @@ async def table_summary(table_id: str, request: Request) -> TableSummary:
 @router.get("/tables/{table_id}/record", response_model=RecordResponse, responses=_NOT_FOUND)
 async def table_record(table_id: str, request: Request) -> RecordResponse:
     """The game record (cli.md) of every finished deal of the table."""
-    room = await _room(request, table_id)
-    async with room.lock:
-        deals = room.table.records()
-        game = room.table.game
-    registry_of(request).release(room)
+    found = await registry_of(request).records(table_id)
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"there is no table {table_id!r}")
+    game, deals = found
     return RecordResponse(table_id=table_id, game=game, deals=deals)  # type: ignore[arg-type]
 
 

@@ -14,6 +14,7 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from cardavia.server.rooms import PersonFirst, Room, token_hash
@@ -123,7 +124,7 @@ class Registry:
     async def create(self, config: TableConfig) -> tuple[str, str, Room]:
         """A new table: (table id, the person's token, its room). The AI starts moving."""
         # dealing takes ~0.1 ms: less than handing it to a thread and back (no AI runs here)
-        table = Table.create(config)
+        table = Table.create(config, keep_finished=False)  # finished deals: in the database
         table_id = secrets.token_urlsafe(12)
         token = secrets.token_urlsafe(24)
         hashes = {seat: token_hash(token) for seat in config.person_seats}
@@ -149,8 +150,22 @@ class Registry:
             if stored is None:
                 return None
             config = TableConfig.from_json(stored.config)
-            table = await asyncio.to_thread(Table.rebuild, config, stored.events)
+            table = await asyncio.to_thread(
+                partial(Table.rebuild, config, stored.events, keep_finished=False)
+            )
             return self._room(table_id, table, stored.token_hashes)
+
+    async def records(self, table_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+        """(game, the records of every finished deal) of a table, from its stored log (a
+        room keeps only its current deal), or None for an unknown table."""
+        if not TABLE_ID_RE.match(table_id):
+            return None
+        stored = await self.db(self.store.load_table, table_id)
+        if stored is None:
+            return None
+        config = TableConfig.from_json(stored.config)
+        table = await asyncio.to_thread(Table.rebuild, config, stored.events)
+        return config.game, table.records()
 
     def release(self, room: Room) -> None:
         """A connection left: drop the room if nothing else uses it."""

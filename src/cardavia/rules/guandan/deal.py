@@ -186,10 +186,13 @@ class GuandanMatch:
     """A level-based match (G-1): team levels, deal levels, tribute between deals.
 
     Deals are reproducible: deal ``i`` of a match with seed ``S`` uses :func:`deal_seed`.
+    ``keep_finished=False`` keeps only the last finished deal in :attr:`finished` (a server
+    whose log is stored elsewhere: memory stays flat however long the match).
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
         self.seed = seed
+        self.keep_finished = keep_finished
         self.levels: list[int] = [2, 2]
         self.deal_level = 2
         self.previous_places: tuple[int, ...] | None = None
@@ -234,6 +237,8 @@ class GuandanMatch:
         self.deal_level = s.next_level
         self.previous_places = tuple(deal.places)
         self.match_winner = s.match_winner
+        if not self.keep_finished:
+            self.finished.clear()
         self.finished.append(deal)
         return s
 

@@ -210,8 +210,10 @@ class RunFastSession:
     ([0, 0, 0], 1)
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
+        """``keep_finished=False``: :attr:`finished` holds only the last finished deal."""
         self.seed = seed
+        self.keep_finished = keep_finished
         self.totals: list[int] = [0] * N_SEATS
         self.deal_count = 0
         self.deal: RunFastDeal | None = None
@@ -243,5 +245,7 @@ class RunFastSession:
             raise RulesError("this deal is already settled into the totals")
         scores = [int(x) for x in deal.result["scores"]]
         self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        if not self.keep_finished:
+            self.finished.clear()
         self.finished.append(deal)
         return scores

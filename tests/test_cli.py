@@ -171,3 +171,9 @@ def test_replay_refuses_a_corrupt_file(tmp_path: Path, capsys: pytest.CaptureFix
     bad.write_text("{not json\n")
     code, out = run(capsys, "replay", str(bad))
     assert code == 2 and "not valid JSON" in out["error"]
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\x00\xff\xfe{}")
+    code, out = run(capsys, "replay", str(binary))
+    assert code == 2 and "not a UTF-8 text file" in out["error"]
+    code, out = run(capsys, "replay", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and out["error"].startswith("cannot read") and "missing.jsonl" in out["error"]

@@ -187,7 +187,11 @@ def replay_main(argv: Sequence[str]) -> int:
                 if not isinstance(item, dict):
                     raise _UsageError(f"line {number} of {ns.file} is not a JSON object")
                 records.append(item)
-    except (_UsageError, OSError) as err:
+    except UnicodeDecodeError as err:
+        return _fail(f"{ns.file} is not a UTF-8 text file (bad byte at offset {err.start})")
+    except OSError as err:
+        return _fail(f"cannot read {ns.file}: {err.strerror or err}")
+    except _UsageError as err:
         return _fail(str(err))
     outcomes, problem = replay_records(records)
     if problem is not None:

@@ -202,15 +202,9 @@ def replay_main(argv: Sequence[str]) -> int:
 
 
 def serve_main(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(prog="cardavia serve", description="Start the Cardavia web app.")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help="SQLAlchemy URL (default: SQLite in the user data dir)")
-    p.add_argument("--pacing", type=float, default=None, help="seconds between AI moves (default 0.6)")
-    ns = p.parse_args(list(argv))
-    from cardavia.server.cli_serve import serve
+    from cardavia.server.cli_serve import main as serve
 
-    serve(ns.host, ns.port, ns.db, pacing=ns.pacing)
+    serve(list(argv))
     return 0
 
 

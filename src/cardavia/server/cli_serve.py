@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 
 import uvicorn
@@ -33,32 +34,69 @@ def url_to_open(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def port_number(text: str) -> int:
+    """A TCP port from the command line (0: any free port).
+
+    >>> port_number("8000")
+    8000
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0–65535)")
+    return port
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """The bound server socket, or SystemExit with a clear message (port taken, bad host)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as err:
+        raise SystemExit(f"cardavia serve: cannot listen on {host}:{port}: {err}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as err:
+        sock.close()
+        reason = err.strerror or str(err)
+        raise SystemExit(f"cardavia serve: cannot listen on {host}:{port}: {reason}") from None
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, *,
           pacing: float | None = None) -> None:
-    """Print the URL to open and run the server until interrupted.
+    """Listen, print the URL to open and run the server until interrupted.
 
-    ``pacing`` (seconds between AI moves) defaults to ``$CARDAVIA_PACING`` or 0.6.
+    The socket is bound before the URL is printed, so a taken port is reported at once
+    (and ``port=0`` picks a free one). ``pacing`` (seconds between AI moves) defaults to
+    ``$CARDAVIA_PACING`` or 0.6.
     """
     if pacing is None:
         pacing = float(os.environ.get(PACING_ENV, DEFAULT_PACING))
+    sock = listen_socket(host, port)
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db_url or default_db_url(), pacing=pacing, freeze_gc=True)
-    print(f"Cardavia is running: open {url_to_open(host, port)}", flush=True)
-    uvicorn.run(
+    print(f"Cardavia is running: open {url_to_open(host, sock.getsockname()[1])}", flush=True)
+    config = uvicorn.Config(
         app,
-        host=host,
-        port=port,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=WS_DEFLATE,
         log_level="warning",
     )
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m cardavia.server.cli_serve [--host H] [--port P] [--db URL] [--pacing S]``."""
-    parser = argparse.ArgumentParser(prog="cardavia serve", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="cardavia serve", description="Start the Cardavia web app and print the URL to open."
+    )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=port_number, default=8000, help="0: any free port")
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: $CARDAVIA_DB or "
                         "a SQLite file in the user data directory)")
     parser.add_argument("--pacing", type=float, default=None,

@@ -16,6 +16,7 @@ from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
 from cardavia.ai.tournament import mean_ci, run, tournament_main
 from cardavia.cards import parse_cards
 from cardavia.observation import observation
+from cardavia.rules.combo import Combo
 from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.guandan.moves import counts, rank_counts
 from cardavia.rules.runfast.deal import RunFastDeal
@@ -136,6 +137,46 @@ def test_runfast_pass_is_a_hard_constraint_on_samples() -> None:
         sample = rf_search.sample_hands(1, obs.hand_sizes, unseen, tracked.no_reply, rng)
         assert sum(sample[0][2:]) == 2 and sum(sample[2][2:]) == 7
         assert not rf_search.has_reply(sample[0], tracked.no_reply[0][0])
+
+
+def test_guandan_passes_are_soft_evidence_on_samples() -> None:
+    import random
+
+    from cardavia.ai import gd_search
+    from cardavia.ai.tracking import track
+
+    hands = [
+        parse_cards("9s 3s 4s"),
+        parse_cards("5d 6d 7d"),
+        parse_cards("3c 4c 5c"),
+        parse_cards("Kd 8c 8d"),
+    ]
+    deal = GuandanDeal.start(hands, 2, leader=0)
+    deal.play(0, "9s")
+    deal.pass_turn(1)  # an opponent passes on a single 9: evidence
+    deal.pass_turn(2)  # the partner passes: no evidence (partners pass on purpose)
+    deal.play(3, "Kd")
+    obs = observation(deal, 0)
+    tracked = track(obs)
+    assert {s: [t.describe() for t in tops] for s, tops in tracked.no_reply.items()} == {
+        1: ["single 9"]
+    }
+
+    def holds_reply_rate(passed_on: dict[int, list[Combo]] | None) -> float:
+        rng = random.Random(11)
+        held = 0
+        for _ in range(400):
+            sample = gd_search.sample_hands(
+                0, obs.hand_sizes, tracked.unseen, tracked.known, rng, passed_on, 2
+            )
+            assert [sum(sample[s]) for s in (1, 2, 3)] == [3, 3, 2]
+            held += gd_search._plain_replies(sample[1], 2, tracked.no_reply[1]) > 0
+        return held / 400
+
+    prior, weighed = holds_reply_rate(None), holds_reply_rate(tracked.no_reply)
+    assert prior > 0.75  # most random 3-card hands hold a single above 9 ...
+    assert weighed < prior - 0.1  # ... the pass makes it clearly less likely
+    assert weighed > 0.3  # ... but not impossible: a player may keep a big single
 
 
 def test_endgame_unbeatable_is_judged_against_all_unseen_cards() -> None:

@@ -215,7 +215,9 @@ class ExpertAgent:
             passes += 1
 
         def one_sample() -> list[float]:
-            hands = gd_search.sample_hands(me, sizes, tracked.unseen, tracked.known, self.rng)
+            hands = gd_search.sample_hands(
+                me, sizes, tracked.unseen, tracked.known, self.rng, tracked.no_reply, level
+            )
             others = {s: gd_search.units_of(h, level) for s, h in hands.items()}
             values: list[float] = []
             for c, my_units in zip(candidates, mine, strict=True):

@@ -18,7 +18,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardavia.rules.combo import Combo
+from cardavia.rules.combo import Combo, ComboType
+from cardavia.rules.guandan.combos import BJ, group_power
 from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
 
 from .gd_plan import Plan, best_plan, remove_pattern
@@ -62,14 +63,70 @@ def units_after(cnt: Sequence[int], level: int, move: Pattern) -> list[SimUnit]:
     return sim_units(best_plan(rc2, w2, level), level)
 
 
+#: How much less likely a pass on an opponent's single/pair/triple is when the passer holds
+#: a plain reply (Guandan players hold back on purpose: soft evidence, not proof).
+PASS_EVIDENCE = 0.3
+SAMPLE_TRIES = 8
+
+_GROUP_SIZE = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIPLE: 3}
+
+
 def sample_hands(
     me: int,
     sizes: Sequence[int],
     unseen: Sequence[int],
     known: dict[int, list[int]],
     rng: random.Random,
+    passed_on: dict[int, list[Combo]] | None = None,
+    level: int = 2,
 ) -> dict[int, list[int]]:
-    """Count arrays for the other seats, consistent with counts and known cards."""
+    """Count arrays for the other seats, consistent with counts and known cards.
+
+    ``passed_on`` (seat → plays it passed on, :mod:`cardavia.ai.tracking`) weighs the deal:
+    each pass the sampled hand could have answered with a plain reply keeps the sample
+    with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
+    least contradicted sample).
+    """
+    best: dict[int, list[int]] | None = None
+    best_bad = 1 << 30
+    for _ in range(SAMPLE_TRIES if passed_on else 1):
+        hands = _deal_unseen(me, sizes, unseen, known, rng)
+        if not passed_on:
+            return hands
+        bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
+        if bad == 0 or rng.random() < PASS_EVIDENCE**bad:
+            return hands
+        if bad < best_bad:
+            best, best_bad = hands, bad
+    assert best is not None
+    return best
+
+
+def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int:
+    """How many of ``tops`` (singles, pairs, triples) this hand could beat with a plain group."""
+    if not tops:
+        return 0
+    rc, w = rank_counts(cnt, level)
+    found = 0
+    for top in tops:
+        need = _GROUP_SIZE[top.type]
+        for r in range(2, 17):
+            c = rc[r]
+            avail = c + w if r == level else c if r >= BJ else (c + w if c else 0)
+            if avail >= need and group_power(r, level) > top.power:
+                found += 1
+                break
+    return found
+
+
+def _deal_unseen(
+    me: int,
+    sizes: Sequence[int],
+    unseen: Sequence[int],
+    known: dict[int, list[int]],
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """One random deal of the unseen cards with each seat's count, known cards placed first."""
     pool: list[int] = []
     for code, n in enumerate(unseen):
         pool.extend([code] * max(0, n))

@@ -1,5 +1,7 @@
 """Card tracking from an observation: what has been played, what is still unseen, and what
-each pass proves (Run Fast: a pass means "no reply", R-3.4 — a hard constraint).
+each pass suggests — Run Fast: a pass means "no reply" (R-3.4), a hard constraint; Guandan:
+a pass on an opponent's single, pair or triple is soft evidence of no plain reply (players
+hold back on purpose), weighed by the sampler (:func:`cardavia.ai.gd_search.sample_hands`).
 
 Only public information and the seat's own hand are used (the Observation).
 """
@@ -10,7 +12,7 @@ from dataclasses import dataclass, field
 
 from cardavia.cards import guandan_deck, runfast_deck
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo
+from cardavia.rules.combo import Combo, ComboType
 
 _GD_FULL = [0] * 54
 for _c in guandan_deck():
@@ -59,7 +61,9 @@ def track(obs: Observation) -> Tracked:
                 ok.append(code)
         known[seat] = ok
     no_reply: dict[int, list[Combo]] = {}
-    if obs.game == "runfast":
+    if obs.game == "guandan":
+        no_reply = _guandan_passes(obs)
+    else:
         top: Combo | None = None
         passes = 0
         for seat, combo in obs.history:
@@ -74,6 +78,33 @@ def track(obs: Observation) -> Tracked:
                     top = None
                     passes = 0
     return Tracked(unseen, known, no_reply, list(obs.played_any))
+
+
+#: Guandan plays whose passes are read as soft evidence (the groups a hand often holds).
+_SOFT_TYPES = frozenset({ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE})
+
+
+def _guandan_passes(obs: Observation) -> dict[int, list[Combo]]:
+    """Seat → the opponents' non-bomb singles, pairs and triples it passed on.
+
+    A pass always answers the latest play (a trick never starts with a pass), and a hand
+    only shrinks, so "no plain reply then" also holds for the hand now.
+    """
+    passes: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    top_seat = -1
+    for seat, combo in obs.history:
+        if combo is not None:
+            top, top_seat = combo, seat
+        elif (
+            top is not None
+            and not top.tier
+            and top.type in _SOFT_TYPES
+            and (seat - top_seat) % 2  # an opponent's play, not the partner's
+            and seat != obs.seat
+        ):
+            passes.setdefault(seat, []).append(top)
+    return passes
 
 
 __all__ = ["Tracked", "track"]

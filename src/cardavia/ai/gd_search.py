@@ -3,7 +3,8 @@
 * **Sampling**: the unseen cards (two packs − own hand − everything played) are dealt to
   the other seats with their exact counts; cards a seat surely holds (a tribute it received
   and has not played, a return card this seat gave it) are placed first. Passes are only
-  soft evidence in Guandan (a partner passes on purpose), so they do not constrain samples.
+  soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
+  group makes hands holding a reply less likely (:func:`sample_hands`), never impossible.
 * **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.gd_plan`) with a
   cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
   partner, bombs only against a short opponent or to go out). The whole deal is simulated

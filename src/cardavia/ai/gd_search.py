@@ -24,6 +24,7 @@ from cardavia.rules.guandan.combos import BJ, group_power
 from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
 
 from .gd_plan import Plan, best_plan, remove_pattern
+from .rollout import last_plays_lead
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
@@ -35,7 +36,7 @@ class SimUnit:
 
     pattern: Pattern
     value: float
-    bomb: bool
+    is_bomb: bool
 
     @property
     def size(self) -> int:
@@ -174,14 +175,10 @@ def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
 
 
 def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
-    if len(us) == 1:
-        return us[0]
-    if len(us) == 2:
-        strong = max(us, key=lambda u: u.value)
-        if strong.value >= 0.8 or strong.bomb:
-            return strong
-        return min(us, key=lambda u: u.value)
-    plain = [u for u in us if not u.bomb] or us
+    last = last_plays_lead(us)
+    if last is not None:
+        return last
+    plain = [u for u in us if not u.is_bomb] or us
     mate = sizes[(seat + 2) % 4]
     if mate == 1:
         singles = [u for u in plain if u.size == 1]
@@ -208,12 +205,12 @@ def _follow(
     if len(us) == 1:
         return fits[0]
     short = sizes[top_seat] <= 6
-    plain = [u for u in fits if not u.bomb]
+    plain = [u for u in fits if not u.is_bomb]
     if plain:
         u = min(plain, key=lambda u: u.pattern.power)
         if u.value <= 1.0 or short or len(us) <= 3:
             return u
-    bombs = [u for u in fits if u.bomb]
+    bombs = [u for u in fits if u.is_bomb]
     if bombs and (short or len(us) <= 2):
         return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
     return None

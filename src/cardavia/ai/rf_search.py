@@ -15,33 +15,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from cardavia.rules.combo import Combo, ComboType
 from cardavia.rules.guandan.moves import Pattern
 from cardavia.rules.runfast.moves import patterns
 
-from .rf_plan import Plan, best_plan, power_of, remove_pattern
+from .rf_plan import Plan, Unit, best_plan, power_of, remove_pattern
+from .rollout import last_plays_lead
 
 SEATS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class SimUnit:
-    pattern: Pattern
-    value: float
-
-    @property
-    def size(self) -> int:
-        return self.pattern.size
-
-    @property
-    def bomb(self) -> bool:
-        return self.pattern.tier > 0
+#: Rollouts play the planner's units (compared by value: equal units are interchangeable).
+SimUnit = Unit
 
 
 def sim_units(plan: Plan) -> list[SimUnit]:
-    return [SimUnit(u.pattern, u.value) for u in plan.units]
+    return list(plan.units)
 
 
 def fake_cnt(rc: Sequence[int]) -> list[int]:
@@ -134,14 +124,10 @@ def settle_scores(
 
 
 def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
-    if len(us) == 1:
-        return us[0]
-    if len(us) == 2:
-        strong = max(us, key=lambda u: u.value)
-        if strong.value >= 0.8 or strong.bomb:
-            return strong
-        return min(us, key=lambda u: u.value)
-    plain = [u for u in us if not u.bomb] or us
+    last = last_plays_lead(us)
+    if last is not None:
+        return last
+    plain = [u for u in us if not u.is_bomb] or us
     opp_min = min(sizes[s] for s in range(SEATS) if s != seat)
     if opp_min <= 2:
         safe = [u for u in plain if u.size > opp_min]
@@ -186,7 +172,7 @@ def rollout(
         else:
             fits = [u for u in us if u.pattern.beats(top)]
             if fits:
-                plain = [u for u in fits if not u.bomb]
+                plain = [u for u in fits if not u.is_bomb]
                 pick = min(plain or fits, key=lambda u: (u.pattern.tier, u.pattern.power))
                 play = pick.pattern
                 us.remove(pick)

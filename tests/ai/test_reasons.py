@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 
 from cardavia.ai.base import Agent, Decision, ReturnDecision
-from cardavia.ai.basic import BasicAgent
-from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.random_agent import RandomAgent
 from cardavia.ai.runner import play_out, runfast_deal, step
 from cardavia.cards import parse_cards
 from cardavia.observation import Observation
 from cardavia.rules.guandan.deal import GuandanMatch
+
+from .seats import seat_agents
 
 I18N = Path(__file__).resolve().parents[2] / "src" / "cardavia" / "web" / "i18n"
 LANGS = ("en", "nl", "hi", "hu", "th", "fi", "zh")
@@ -82,21 +81,11 @@ class Recorder:
         return Wrapped()
 
 
-def _agents(kind: str, n: int, seed: int) -> list[Agent]:
-    if kind == "random":
-        return [RandomAgent(seed + s) for s in range(n)]
-    if kind == "basic":
-        return [BasicAgent(seed + s) for s in range(n)]
-    if kind == "loose":
-        return [BasicAgent(seed + s, noise=0.25, blocking=False) for s in range(n)]
-    return [ExpertAgent(seed + s, budget_ms=6, hard_cap_ms=40) for s in range(n)]
-
-
 @pytest.mark.parametrize("kind", ["random", "basic", "loose", "expert"])
 def test_guandan_reasons_are_keyed(kind: str) -> None:
     rec = Recorder()
     match = GuandanMatch(seed=21)
-    agents = [rec.wrap(a) for a in _agents(kind, 4, seed=3)]
+    agents = [rec.wrap(a) for a in seat_agents(kind, 4, seed=3, expert_ms=6)]
     for _ in range(2 if kind == "expert" else 3):
         deal = match.start_deal()
         while not deal.over:
@@ -111,7 +100,7 @@ def test_guandan_reasons_are_keyed(kind: str) -> None:
 def test_runfast_reasons_are_keyed(kind: str) -> None:
     rec = Recorder()
     for seed in range(4):
-        play_out(runfast_deal(200 + seed), [rec.wrap(a) for a in _agents(kind, 3, seed)], rec)
+        play_out(runfast_deal(200 + seed), [rec.wrap(a) for a in seat_agents(kind, 3, seed, expert_ms=6)], rec)
     assert sum(rec.keys.values()) > 40
     if kind == "basic":
         assert len(rec.keys) >= 4, rec.keys

@@ -8,8 +8,6 @@ import pytest
 
 from cardavia.ai.base import Agent, Decision
 from cardavia.ai.basic import BasicAgent
-from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.random_agent import RandomAgent
 from cardavia.ai.runner import play_out, runfast_deal, step
 from cardavia.observation import Observation
 from cardavia.rules.guandan.deal import GuandanMatch
@@ -17,19 +15,7 @@ from cardavia.rules.guandan.moves import all_moves as gd_all_moves
 from cardavia.rules.runfast.moves import all_moves as rf_all_moves
 from cardavia.rules.runfast.moves import patterns as rf_patterns
 
-
-def _agents(kind: str, n: int, seed: int) -> list[Agent]:
-    if kind == "random":
-        return [RandomAgent(seed + s) for s in range(n)]
-    if kind == "basic":
-        return [BasicAgent(seed + s) for s in range(n)]
-    if kind == "loose":
-        return [BasicAgent(seed + s, noise=0.25, blocking=False) for s in range(n)]
-    if kind == "expert":
-        return [ExpertAgent(seed + s, budget_ms=4, hard_cap_ms=40) for s in range(n)]
-    # mixed table: expert with basic (and random)
-    pool: list[Agent] = [ExpertAgent(seed, budget_ms=4, hard_cap_ms=40), BasicAgent(seed), RandomAgent(seed)]
-    return [pool[s % len(pool)] for s in range(n)]
+from .seats import seat_agents
 
 
 class Checker:
@@ -70,7 +56,7 @@ class Checker:
 def test_guandan_match_selfplay_is_legal(kind: str) -> None:
     deals = 2 if kind in ("expert", "mixed") else 6
     match = GuandanMatch(seed=11 + len(kind))
-    agents = _agents(kind, 4, seed=5)
+    agents = seat_agents(kind, 4, seed=5)
     checker = Checker()
     returns = 0
     for _ in range(deals):
@@ -89,7 +75,7 @@ def test_runfast_selfplay_is_legal(kind: str) -> None:
     deals = 6 if kind in ("expert", "mixed") else 25
     checker = Checker()
     for seed in range(deals):
-        deal = play_out(runfast_deal(100 + seed), _agents(kind, 3, seed), checker)
+        deal = play_out(runfast_deal(100 + seed), seat_agents(kind, 3, seed), checker)
         result: Any = deal.result
         assert result is not None and sum(result["scores"]) == 0
     assert checker.moves > 10 * deals

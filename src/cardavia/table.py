@@ -285,9 +285,7 @@ class _Guandan:
         from cardavia.rules.guandan.deal import GuandanMatch
 
         self.seed = seed
-        self.keep_finished = keep_finished
         self.match = GuandanMatch(seed, keep_finished=keep_finished)
-        self.all_finished: list[TrickDeal] = []
         self.last: TrickDeal | None = None  # the last deal settled since the (re)start
 
     @property
@@ -317,8 +315,6 @@ class _Guandan:
     def deal_ended(self) -> None:
         self.match.finish_deal()
         if self.match.deal is not None:
-            if self.keep_finished:
-                self.all_finished.append(self.match.deal)
             self.last = self.match.deal
 
     def restart(self) -> None:
@@ -326,7 +322,7 @@ class _Guandan:
         self.last = None
 
     def finished_deals(self) -> Sequence[TrickDeal]:
-        return self.all_finished
+        return self.match.finished
 
     def match_json(self) -> dict[str, Any]:
         match = self.match
@@ -356,9 +352,7 @@ class _RunFast:
         from cardavia.rules.runfast.deal import RunFastSession
 
         self.seed = seed
-        self.keep_finished = keep_finished
         self.session = RunFastSession(seed, keep_finished=keep_finished)
-        self.all_finished: list[TrickDeal] = []
         self.last: TrickDeal | None = None  # the last deal settled since the (re)start
 
     @property
@@ -379,8 +373,6 @@ class _RunFast:
     def deal_ended(self) -> None:
         self.session.finish_deal()
         if self.session.deal is not None:
-            if self.keep_finished:
-                self.all_finished.append(self.session.deal)
             self.last = self.session.deal
 
     def restart(self) -> None:
@@ -389,7 +381,7 @@ class _RunFast:
         self.last = None
 
     def finished_deals(self) -> Sequence[TrickDeal]:
-        return self.all_finished
+        return self.session.finished
 
     def match_json(self) -> dict[str, Any]:
         session = self.session

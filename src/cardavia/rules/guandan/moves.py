@@ -225,6 +225,14 @@ def _runs(
             out.append(Pattern(ctype, top, length * copies, 0, top, slots, -1, need))
 
 
+#: Straight-flush windows: (top rank, its five natural ranks, its slots), ace-low first.
+_SF_WINDOWS: tuple[tuple[int, tuple[int, int, int, int, int], tuple[tuple[int, int], ...]], ...] = tuple(
+    (top, (w[0], w[1], w[2], w[3], w[4]), tuple((r, 1) for r in w))
+    for top in range(5, 15)
+    for w in [natural_window(top, 5)]
+)
+
+
 def _bombs(
     cnt: Sequence[int],
     rc: list[int],
@@ -249,16 +257,19 @@ def _bombs(
         wc = wild_code(level)
         for s in range(4):
             present = [0] * 15
+            held = 0
             for r in _NATURAL:
                 code = (r - 2) * 4 + s
-                present[r] = 1 if cnt[code] and code != wc else 0
-            for top_rank in range(5, 15):
+                if cnt[code] and code != wc:
+                    present[r] = 1
+                    held += 1
+            if held + w < 5:
+                continue
+            for top_rank, (a, b, c, d, e), slots in _SF_WINDOWS:
                 if (SF_TIER, top_rank) <= floor:
                     continue
-                window = natural_window(top_rank, 5)
-                need = 5 - sum(present[r] for r in window)
+                need = 5 - (present[a] + present[b] + present[c] + present[d] + present[e])
                 if need <= w:
-                    slots = tuple((r, 1) for r in window)
                     out.append(
                         Pattern(ComboType.STRAIGHT_FLUSH, top_rank, 5, SF_TIER, top_rank, slots, s, need)
                     )

@@ -101,8 +101,11 @@ class Observation:
         }
 
 
-def observation(deal: TrickDeal, seat: int) -> Observation:
-    """The view of ``deal`` for ``seat``: own hand, counts and public history only."""
+def observation(deal: TrickDeal, seat: int, *, history: bool = True) -> Observation:
+    """The view of ``deal`` for ``seat``: own hand, counts and public history only.
+
+    ``history=False`` leaves the (public, ever-growing) history empty, for a caller that
+    keeps it apart (the server sends it once per deal, not once per seat and frame)."""
     extra: dict[str, Any] = {}
     kwargs: dict[str, Any] = {}
     level = getattr(deal, "level", None)
@@ -147,7 +150,7 @@ def observation(deal: TrickDeal, seat: int) -> Observation:
         top=deal.top,
         top_seat=deal.top_seat,
         trick=tuple(deal.trick) if deal.top is not None else (),
-        history=tuple(deal.plays),
+        history=tuple(deal.plays) if history else (),
         places=tuple(deal.places),
         played_any=tuple(deal.played_any),
         can_pass=can_pass,

@@ -20,7 +20,7 @@ import logging
 import random
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from cardavia.ai.base import Agent
@@ -600,7 +600,7 @@ class Table:
         caller that adds :meth:`history_json` itself."""
         deal = self.deal
         items = self.history_json()
-        data = replace(observation(deal, seat), history=()).to_json()
+        data = observation(deal, seat, history=False).to_json()
         if history:
             data["history"] = items[: len(deal.plays)]
         return data

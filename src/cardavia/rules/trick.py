@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from cardavia.cards import Card, CardError, card_from_code, format_cards
+from cardavia.cards import ALL_CARDS, Card, CardError, card_from_code, format_cards
 from cardavia.events import (
     DealEnded,
     DealStarted,
@@ -84,8 +84,13 @@ class TrickDeal(ABC):
 
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, sorted by code."""
-        cnt = self.cnt[seat]
-        return [card_from_code(code) for code in range(54) for _ in range(cnt[code])]
+        out: list[Card] = []
+        for card, n in zip(ALL_CARDS, self.cnt[seat], strict=True):  # hot: every observation
+            if n:
+                out.append(card)
+                if n > 1:
+                    out.extend([card] * (n - 1))
+        return out
 
     def is_active(self, seat: int) -> bool:
         return self.size[seat] > 0 and self.phase != PHASE_OVER

@@ -140,6 +140,15 @@ async def recv(ws: ClientConnection, stats: Stats) -> dict[str, Any]:
     return message
 
 
+async def send_and_wait(ws: ClientConnection, message: dict[str, Any], stats: Stats) -> dict[str, Any]:
+    """Send a person's action and read frames up to the answer to it (its event or an error)."""
+    await ws.send(json.dumps(message))
+    while True:
+        reply = await recv(ws, stats)
+        if own_event(reply, 0, message):
+            return reply
+
+
 async def act(
     ws: ClientConnection, message: dict[str, Any], stats: Stats, think: float = 0.0,
     rng: random.Random | None = None,
@@ -149,21 +158,13 @@ async def act(
     if think > 0:
         await asyncio.sleep(think * (rng or random).uniform(0.5, 1.5))
     start = time.perf_counter()
-    await ws.send(json.dumps(message))
-    while True:
-        reply = await recv(ws, stats)
-        if own_event(reply, 0, message):
-            break
+    reply = await send_and_wait(ws, message, stats)
     if reply["type"] == "error" and reply["code"] == "ambiguous":
         stats.ambiguous += 1
         option = reply["options"][0]
         message = {**message, "interpretation": {"type": option["type"], "rank": option["rank"]}}
         start = time.perf_counter()
-        await ws.send(json.dumps(message))
-        while True:
-            reply = await recv(ws, stats)
-            if own_event(reply, 0, message):
-                break
+        reply = await send_and_wait(ws, message, stats)
     stats.latencies.append(time.perf_counter() - start)
     if reply["type"] == "error":
         stats.errors.append(f"{reply['code']}: {reply['message']}")

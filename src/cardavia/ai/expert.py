@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardavia.ai.base import Decision, ReturnDecision
@@ -194,9 +194,7 @@ class ExpertAgent:
             if None not in candidates:
                 candidates.append(None)
             plain = [m for m in moves if m.tier == 0]
-            for m in gd_basic.shortlist(plain, rc, keep=3):
-                if m not in candidates:
-                    candidates.append(m)
+            _add_new(candidates, gd_basic.shortlist(plain, rc, keep=3))
             _add_smallest_bomb(candidates, moves)
         candidates = candidates[: self.max_candidates]
         if len(candidates) == 1:
@@ -277,9 +275,7 @@ class ExpertAgent:
                     rf_best_plan([a - b for a, b in zip(rc, _slots_rc(m), strict=True)]).score
                 ),
             )
-            for m in ranked[:3]:
-                if m not in candidates:
-                    candidates.append(m)
+            _add_new(candidates, ranked[:3])
             _add_smallest_bomb(candidates, moves)
         candidates = candidates[: self.max_candidates]
         if len(candidates) == 1:
@@ -328,10 +324,15 @@ def _slots_rc(m: Pattern) -> list[int]:
 __all__ = ["ExpertAgent"]
 
 
+def _add_new(candidates: list[Any], moves: Iterable[Any]) -> None:
+    """Append the moves not yet among the search candidates, in order."""
+    for m in moves:
+        if m not in candidates:
+            candidates.append(m)
+
+
 def _add_smallest_bomb(candidates: list[Any], moves: Sequence[Any]) -> None:
     """Add the cheapest bomb among ``moves`` to the search candidates (if any)."""
     bombs = [m for m in moves if m.tier > 0]
     if bombs:
-        b = min(bombs, key=lambda m: (m.tier, m.power))
-        if b not in candidates:
-            candidates.append(b)
+        _add_new(candidates, [min(bombs, key=lambda m: (m.tier, m.power))])

@@ -24,7 +24,7 @@ from cardavia.rules.guandan.combos import BJ, group_power
 from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
 
 from .gd_plan import Plan, best_plan, remove_pattern
-from .rollout import last_plays_lead
+from .rollout import last_plays_lead, lead_weakest
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
@@ -186,12 +186,7 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
             return min(singles, key=lambda u: u.value)
     o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
     opp_min = min(x for x in (o1, o2, 99) if x > 0)
-    if opp_min <= 2:
-        safe = [u for u in plain if u.size > opp_min]
-        if safe:
-            return min(safe, key=lambda u: u.value - 0.12 * u.size)
-        return max(plain, key=lambda u: u.value)
-    return min(plain, key=lambda u: u.value - 0.12 * u.size)
+    return lead_weakest(plain, opp_min, 0.12)
 
 
 def _follow(

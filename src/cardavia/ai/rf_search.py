@@ -21,7 +21,7 @@ from cardavia.rules.guandan.moves import Pattern
 from cardavia.rules.runfast.moves import patterns
 
 from .rf_plan import Plan, Unit, best_plan, power_of, remove_pattern
-from .rollout import last_plays_lead
+from .rollout import last_plays_lead, lead_weakest
 
 SEATS = 3
 
@@ -129,12 +129,7 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
         return last
     plain = [u for u in us if not u.is_bomb] or us
     opp_min = min(sizes[s] for s in range(SEATS) if s != seat)
-    if opp_min <= 2:
-        safe = [u for u in plain if u.size > opp_min]
-        if safe:
-            return min(safe, key=lambda u: u.value - 0.15 * u.size)
-        return max(plain, key=lambda u: u.value)
-    return min(plain, key=lambda u: u.value - 0.15 * u.size)
+    return lead_weakest(plain, opp_min, 0.15)
 
 
 def rollout(

@@ -49,4 +49,26 @@ def last_plays_lead(units: Sequence[P]) -> P | None:
     return min(units, key=lambda u: u.value)
 
 
-__all__ = ["HOLDS_TRICK", "PlannedPlay", "last_plays_lead"]
+class SizedPlay(PlannedPlay, Protocol):
+    """A planned play with its number of cards."""
+
+    @property
+    def size(self) -> int: ...
+
+
+S = TypeVar("S", bound=SizedPlay)
+
+
+def lead_weakest(plain: Sequence[S], opp_min: int, size_weight: float) -> S:
+    """The ordinary lead among ``plain`` (non-bomb plays, non-empty): the weakest (bigger
+    plays slightly preferred, by ``size_weight`` per card); against an opponent with
+    ``opp_min`` ≤ 2 cards, only plays bigger than that, else the strongest."""
+    if opp_min <= 2:
+        safe = [u for u in plain if u.size > opp_min]
+        if safe:
+            return min(safe, key=lambda u: u.value - size_weight * u.size)
+        return max(plain, key=lambda u: u.value)
+    return min(plain, key=lambda u: u.value - size_weight * u.size)
+
+
+__all__ = ["HOLDS_TRICK", "PlannedPlay", "SizedPlay", "last_plays_lead", "lead_weakest"]

@@ -16,19 +16,18 @@ import time
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from cardavia.cards import Card, guandan_deck
-from cardavia.rules.guandan.deal import GuandanMatch
-from cardavia.rules.runfast.deal import RunFastSession
+from cardavia.ai import make_agent
+from cardavia.ai.runner import step
+from cardavia.cards import Card, counts, guandan_deck
+from cardavia.rules.games import GAME_NAMES, find_game
+from cardavia.rules.guandan.moves import legal_moves, patterns
 
 
 def selfplay_rate(game: str, seconds: float, seed: int = 1) -> tuple[float, int]:
     """Random self-play for about ``seconds``: (decisions per second, deals played)."""
-    from cardavia.ai import make_agent
-    from cardavia.selfplay import step
-
-    n = 4 if game == "guandan" else 3
-    agents = [make_agent("random", seed + s) for s in range(n)]
-    series: GuandanMatch | RunFastSession = GuandanMatch(seed) if game == "guandan" else RunFastSession(seed)
+    rules = find_game(game)
+    agents = [make_agent("random", seed + s) for s in range(rules.seats)]
+    series = rules.new_series(seed)
     decisions = 0
     deals = 0
     start = time.perf_counter()
@@ -62,8 +61,6 @@ class LegalTimings(NamedTuple):
 
 def legal_timings(samples: int, wilds: int, seed: int = 7) -> LegalTimings:
     """Time the three generators on the same fresh leading hands."""
-    from cardavia.rules.guandan.moves import counts, legal_moves, patterns
-
     rng = random.Random(seed)
     abstract_ms: list[float] = []
     moves_ms: list[float] = []
@@ -99,9 +96,9 @@ def main(argv: Sequence[str] = ()) -> int:
     p = argparse.ArgumentParser(prog="cardavia bench", description="Engine speed figures.")
     p.add_argument("--seconds", type=float, default=5.0, help="self-play time per game")
     p.add_argument("--samples", type=int, default=200, help="hands for the legal-move timing")
-    p.add_argument("--game", choices=["guandan", "runfast", "both"], default="both")
+    p.add_argument("--game", choices=[*GAME_NAMES, "both"], default="both")
     ns = p.parse_args(list(argv))
-    games = ["guandan", "runfast"] if ns.game == "both" else [ns.game]
+    games = list(GAME_NAMES) if ns.game == "both" else [ns.game]
     for game in games:
         rate, deals = selfplay_rate(game, ns.seconds)
         print(f"{game}: random self-play {rate:,.0f} decisions/s on one core ({deals} deals)")

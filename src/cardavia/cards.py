@@ -21,6 +21,9 @@ from typing import ClassVar
 class CardError(ValueError):
     """A card or card list that cannot be read, or that the game's deck does not hold."""
 
+    #: The protocol error code a table answers with (docs/protocol.md).
+    code: ClassVar[str] = "bad_message"
+
 
 class Rank(IntEnum):
     """Card ranks; the integer is the natural rank (2–14), jokers above."""
@@ -207,6 +210,22 @@ Card._ALL.extend(_build_all())
 ALL_CARDS: tuple[Card, ...] = tuple(Card._ALL)
 BLACK_JOKER: Card = ALL_CARDS[52]
 RED_JOKER: Card = ALL_CARDS[53]
+
+#: How many distinct cards there are (52 suited cards and two jokers): the length of a count array.
+N_CODES = 54
+
+
+def counts(cards: Iterable[Card]) -> list[int]:
+    """A hand as a count array: entry ``code`` holds how many copies of that card it has.
+
+    >>> cnt = counts(parse_cards("2h 2h BJ"))
+    >>> len(cnt), cnt[Card.parse("2h").code], cnt[Card.parse("BJ").code]
+    (54, 2, 1)
+    """
+    cnt = [0] * N_CODES
+    for c in cards:
+        cnt[c.code] += 1
+    return cnt
 
 _PARSE_TABLE: dict[str, Card] = {}
 for _c in ALL_CARDS:

@@ -1,6 +1,6 @@
 """The ``cardavia`` command line: rules oracle, self-play, replay, server, tournaments.
 
-``cardavia rules …`` follows ``shared/spec/cli.md``: one JSON object on stdout, exit 0;
+``cardavia rules …`` follows ``docs/cli.md``: one JSON object on stdout, exit 0;
 bad input → ``{"error": …}`` on stdout and exit status 2, never a traceback.
 """
 
@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from cardavia.oracle import OracleError, answer
+from cardavia.record import replay_records
+from cardavia.rules.games import GAME_NAMES, GUANDAN
 
 
 class _UsageError(Exception):
@@ -51,7 +53,7 @@ def _rules_parser() -> _Parser:
     sub = p.add_subparsers(dest="op", required=True, parser_class=_Parser)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--game", default="guandan", choices=["guandan", "runfast"])
+        sp.add_argument("--game", default=GUANDAN.name, choices=list(GAME_NAMES))
         sp.add_argument("--level", default="2")
         sp.add_argument("--opening", action="store_true")
 
@@ -73,13 +75,13 @@ def _rules_parser() -> _Parser:
     lg.add_argument("--prev-type")
 
     t = sub.add_parser("tribute", help="Guandan tribute and return (G-3)")
-    t.add_argument("--game", default="guandan", choices=["guandan"])
+    t.add_argument("--game", default=GUANDAN.name, choices=[GUANDAN.name])
     t.add_argument("--level", default="2")
     t.add_argument("--places", required=True)
     t.add_argument("--hands", nargs=4, required=True)
 
     s = sub.add_parser("settle", help="end-of-deal bookkeeping")
-    s.add_argument("--game", default="guandan", choices=["guandan", "runfast"])
+    s.add_argument("--game", default=GUANDAN.name, choices=list(GAME_NAMES))
     s.add_argument("--levels")
     s.add_argument("--deal-level")
     s.add_argument("--places")
@@ -145,10 +147,10 @@ def rules_main(argv: Sequence[str]) -> int:
 
 
 def selfplay_main(argv: Sequence[str]) -> int:
-    from cardavia.selfplay import selfplay_records
+    from cardavia.selfplay import selfplay_records  # the agents load only when asked for
 
     p = _Parser(prog="cardavia selfplay", description="Seeded self-play writing game records.")
-    p.add_argument("--game", default="guandan", choices=["guandan", "runfast"])
+    p.add_argument("--game", default=GUANDAN.name, choices=list(GAME_NAMES))
     p.add_argument("--deals", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agent", nargs="+", default=["random"])
@@ -169,8 +171,6 @@ def selfplay_main(argv: Sequence[str]) -> int:
 
 
 def replay_main(argv: Sequence[str]) -> int:
-    from cardavia.record import replay_records
-
     p = _Parser(prog="cardavia replay", description="Re-check a game record against the rules.")
     p.add_argument("file")
     try:

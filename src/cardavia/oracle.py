@@ -1,4 +1,4 @@
-"""The rules oracle: answers the questions of cli.md as JSON-ready dicts.
+"""The rules oracle: answers the questions of docs/cli.md as JSON-ready dicts.
 
 Both the command line (``cardavia rules …``) and ``cardavia rules batch`` build a request
 dict and call :func:`answer`. A bad request raises :class:`OracleError` (a ``ValueError``)
@@ -15,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardavia.cards import Card, CardError, Rank, card_strings, check_in_deck, guandan_deck, runfast_deck
+from cardavia.cards import Card, CardError, Rank, card_strings, check_in_deck, counts
 from cardavia.cards import parse_cards as _parse_cards
 from cardavia.rules.combo import Combo, ComboType, beats, strength
 from cardavia.rules.errors import RulesError
-
-GAMES = ("guandan", "runfast")
+from cardavia.rules.games import GAMES, GUANDAN, Game, UnknownGame, find_game
+from cardavia.rules.guandan.combos import level_value
+from cardavia.rules.guandan.levels import settle_deal
+from cardavia.rules.guandan.tribute import hands_after_tribute, plan_tribute, return_eligible
+from cardavia.rules.runfast.settlement import settle
 
 
 class OracleError(ValueError):
@@ -30,16 +33,15 @@ class OracleError(ValueError):
 # --------------------------------------------------------------------------- request fields
 
 
-def _game(req: dict[str, Any]) -> str:
-    game = req.get("game", "guandan")
-    if game not in GAMES:
-        raise OracleError(f"unknown game {game!r}; games are guandan and runfast")
-    return str(game)
+def _game(req: dict[str, Any]) -> Game:
+    name = req.get("game", GUANDAN.name)
+    try:
+        return find_game(name)
+    except UnknownGame:
+        raise OracleError(f"unknown game {name!r}; games are {' and '.join(GAMES)}") from None
 
 
 def _level(req: dict[str, Any]) -> int:
-    from cardavia.rules.guandan.combos import level_value
-
     value = req.get("level", "2")
     if value is None:
         value = "2"
@@ -62,12 +64,8 @@ def _cards(req: dict[str, Any], key: str, *, required: bool = True) -> list[Card
     raise OracleError(f"{key} must be a card list, not {value!r}")
 
 
-def _deck(game: str) -> list[Card]:
-    return guandan_deck() if game == "guandan" else runfast_deck()
-
-
-def _check(game: str, *card_lists: Sequence[Card] | None) -> None:
-    check_in_deck([c for cl in card_lists if cl for c in cl], _deck(game), game)
+def _check(game: Game, *card_lists: Sequence[Card] | None) -> None:
+    check_in_deck([c for cl in card_lists if cl for c in cl], game.deck(), game.name)
 
 
 def _seat_list(value: Any, name: str, n_seats: int) -> list[int]:
@@ -121,35 +119,12 @@ def _type(req: dict[str, Any], key: str) -> ComboType | None:
 # --------------------------------------------------------------------------- game adapters
 
 
-def _readings(game: str, cards: Sequence[Card], level: int, opening: bool) -> list[Combo]:
-    if game == "guandan":
-        from cardavia.rules.guandan.combos import readings_of
-
-        return readings_of(cards, level)
-    from cardavia.rules.runfast.combos import readings_of as rf_readings
-
-    return rf_readings(cards, opening)
-
-
-def _all_moves(game: str, hand: Sequence[Card], level: int, top: Combo | None, opening: bool) -> list[Combo]:
-    cnt = [0] * 54
-    for c in hand:
-        cnt[c.code] += 1
-    if game == "guandan":
-        from cardavia.rules.guandan.moves import all_moves
-
-        return all_moves(cnt, level, top)
-    from cardavia.rules.runfast.moves import all_moves as rf_all_moves
-
-    return rf_all_moves(cnt, top, opening)
-
-
-def _read_prev(game: str, req: dict[str, Any], level: int, opening: bool) -> Combo:
+def _read_prev(game: Game, req: dict[str, Any], level: int, opening: bool) -> Combo:
     prev = _cards(req, "prev")
     assert prev is not None
-    readings = _readings(game, prev, level, opening)
+    readings = game.readings(prev, level, opening)
     if not readings:
-        raise OracleError(f"prev: {' '.join(map(str, prev))} is not a combination in {game}")
+        raise OracleError(f"prev: {' '.join(map(str, prev))} is not a combination in {game.name}")
     want = _type(req, "prev_type")
     if want is not None:
         readings = [r for r in readings if r.type == want]
@@ -167,7 +142,7 @@ def op_classify(req: dict[str, Any]) -> dict[str, Any]:
     assert cards is not None
     _check(game, cards)
     level = _level(req)
-    combos = _readings(game, cards, level, bool(req.get("opening")))
+    combos = game.readings(cards, level, bool(req.get("opening")))
     return {"cards": card_strings(cards), "combos": [c.to_json() for c in combos]}
 
 
@@ -180,7 +155,7 @@ def op_beats(req: dict[str, Any]) -> dict[str, Any]:
     _check(game, prev_cards, play_cards)
     prev = _read_prev(game, req, level, opening)
     assert play_cards is not None
-    readings = _readings(game, play_cards, level, False)
+    readings = game.readings(play_cards, level, False)
     want = _type(req, "type")
     if want is not None:
         readings = [r for r in readings if r.type == want]
@@ -204,12 +179,13 @@ def op_legal(req: dict[str, Any]) -> dict[str, Any]:
     top: Combo | None = None
     if prev_cards is not None:
         top = _read_prev(game, req, level, opening)
-    if game == "runfast" and opening and top is None and not any(str(c) == "3h" for c in hand):
-        raise OracleError("hand: an opening hand must hold 3h (R-2.3)")
-    moves = _all_moves(game, hand, level, top, opening and top is None)
+    must = game.opening_card
+    if must is not None and opening and top is None and must not in hand:
+        raise OracleError(f"hand: an opening hand must hold {must} (R-2.3)")
+    moves = game.all_moves(counts(hand), level, top, opening and top is None)
     if top is None:
         can_pass = False
-    elif game == "guandan":
+    elif game.free_pass:
         can_pass = True
     else:
         can_pass = not moves
@@ -220,14 +196,12 @@ def op_legal(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def op_tribute(req: dict[str, Any]) -> dict[str, Any]:
-    from cardavia.rules.guandan.tribute import hands_after_tribute, plan_tribute, return_eligible
-
-    if req.get("game", "guandan") != "guandan":
+    if req.get("game", GUANDAN.name) != GUANDAN.name:
         raise OracleError("tribute exists only in guandan")
     level = _level(req)
-    places = _seat_list(req.get("places"), "places", 4)
-    hands = _hands(req, 4)
-    _check("guandan", *hands)
+    places = _seat_list(req.get("places"), "places", GUANDAN.seats)
+    hands = _hands(req, GUANDAN.seats)
+    _check(GUANDAN, *hands)
     try:
         plan = plan_tribute(places, hands, level)
     except RulesError as err:
@@ -245,8 +219,6 @@ def op_tribute(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def _levels(value: Any) -> list[int]:
-    from cardavia.rules.guandan.combos import level_value
-
     if isinstance(value, str):
         parts = [p for p in value.replace(" ", ",").split(",") if p]
     elif isinstance(value, list):
@@ -263,10 +235,7 @@ def _levels(value: Any) -> list[int]:
 
 def op_settle(req: dict[str, Any]) -> dict[str, Any]:
     game = _game(req)
-    if game == "guandan":
-        from cardavia.rules.guandan.combos import level_value
-        from cardavia.rules.guandan.match import settle_deal
-
+    if game.levels:
         levels = _levels(req.get("levels"))
         deal_level_value = req.get("deal_level")
         if deal_level_value is None:
@@ -275,7 +244,7 @@ def op_settle(req: dict[str, Any]) -> dict[str, Any]:
             deal_level = level_value(str(deal_level_value))
         except CardError:
             raise OracleError(f"deal-level: unknown level {deal_level_value!r}") from None
-        places = _seat_list(req.get("places"), "places", 4)
+        places = _seat_list(req.get("places"), "places", game.seats)
         try:
             s = settle_deal(levels, deal_level, places)
         except RulesError as err:
@@ -287,15 +256,14 @@ def op_settle(req: dict[str, Any]) -> dict[str, Any]:
             "next_level": Rank(s.next_level).symbol,
             "match_winner": s.match_winner,
         }
-    from cardavia.rules.runfast.settlement import settle
-
-    winner_list = _seat_list(req.get("winner"), "winner", 3)
+    n = game.seats
+    winner_list = _seat_list(req.get("winner"), "winner", n)
     if len(winner_list) != 1:
         raise OracleError("winner: give exactly one seat (0, 1 or 2)")
-    hands = _hands(req, 3)
-    _check("runfast", *hands)
-    never = _seat_list(req.get("never_played"), "never-played", 3)
-    bonus = _seat_list(req.get("bomb_bonus"), "bomb-bonus", 3)
+    hands = _hands(req, n)
+    _check(game, *hands)
+    never = _seat_list(req.get("never_played"), "never-played", n)
+    bonus = _seat_list(req.get("bomb_bonus"), "bomb-bonus", n)
     try:
         scores = settle(winner_list[0], hands, set(never), bonus)
     except RulesError as err:

@@ -164,10 +164,12 @@ def test_restart_and_resign(server: LiveServer) -> None:
     created = server.create("guandan", difficulty="easy", partner="easy", seed=8)
     table_id = created["table_id"]
     seat = server.connect(table_id, created["token"])
-    seat.recv_until(lambda m: m["type"] == "state")
+    first = seat.recv_until(lambda m: m["type"] == "state")
     restarted = answer(seat, 0, {"type": "restart"})
     assert restarted["match"]["levels"] == ["2", "2"]
-    assert restarted["observation"]["deal_index"] == 1
+    # G-1.7: a new match, numbered from its first deal again, with freshly shuffled cards
+    assert restarted["observation"]["deal_index"] == 0
+    assert restarted["observation"]["hand"] != first["observation"]["hand"]
     resigned = answer(seat, 0, {"type": "resign"})
     assert resigned["phase"] == "closed"
     seat.send({"type": "next_deal"})

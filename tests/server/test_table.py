@@ -142,7 +142,8 @@ def test_restart_resign_and_closed() -> None:
     assert table.match_json() == {
         "levels": ["2", "2"], "deal_level": "2", "match_winner": None, "last_settlement": None
     }
-    assert table.records()[0]["deal"] == 0  # finished deals stay in the record
+    # G-1.7: a new match; its deals are numbered from 0 and the old match's leave the list
+    assert table.deal.deal_index == 0 and table.records() == []
     table.apply_action(0, Resign())
     assert table.phase == "closed" and table.pending_ai_seat() is None
     with pytest.raises(ActionError):

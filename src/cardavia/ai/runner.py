@@ -1,42 +1,68 @@
-"""Drive whole deals with agents through the public engine API (tests, bench, tournament).
+"""The one agent driver: how an agent's choice becomes an action on a deal.
 
-Every agent call receives ``observation(deal, seat)`` only. ``on_act`` (optional) is told
-about each decision: ``(seat, observation, decision, seconds)``.
+Self-play, tournaments, benchmarks and the play table all drive deals through
+:func:`take_turn` / :func:`play_out`. Every agent call receives ``observation(deal, seat)``
+only. ``on_act`` (optional) is told about each play decision: ``(seat, observation,
+decision, seconds)``.
+
+>>> from cardavia.ai.random_agent import RandomAgent
+>>> deal = runfast_deal(3)
+>>> agents = [RandomAgent(s) for s in range(3)]
+>>> play_out(deal, agents).over
+True
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from cardavia.ai.base import Agent, Decision
-from cardavia.observation import Observation, observation
+from cardavia.ai.base import Agent, Decision, ReturnDecision
+from cardavia.rules.events import Event
+from cardavia.rules.guandan.deal import GuandanDeal
+from cardavia.rules.guandan.deal import deal_hands as guandan_hands
+from cardavia.rules.observation import Observation, observation
+from cardavia.rules.runfast.deal import RunFastDeal
+from cardavia.rules.runfast.deal import deal_hands as runfast_hands
 from cardavia.rules.trick import PHASE_TRIBUTE, TrickDeal
 
 OnAct = Callable[[int, Observation, Decision, float], None]
 
 
-def step(deal: TrickDeal, agents: Sequence[Agent], on_act: OnAct | None = None) -> None:
-    """Let the agents take the next step of the deal (a return card, a play or a pass)."""
+def apply_decision(deal: TrickDeal, seat: int, decision: Decision | ReturnDecision) -> Event:
+    """Carry out ``seat``'s decision on the deal (validated by the rules like any action)."""
+    if isinstance(decision, ReturnDecision):
+        return deal.return_card(seat, decision.card)
+    if decision.combo is None:
+        return deal.pass_turn(seat)
+    return deal.play_combo(seat, decision.combo)
+
+
+def decide(agent: Agent, deal: TrickDeal, seat: int) -> Decision | ReturnDecision:
+    """What ``agent`` chooses for ``seat`` now (a return card in the tribute phase)."""
+    obs = observation(deal, seat)
     if deal.phase == PHASE_TRIBUTE:
-        pending: dict[int, int] = getattr(deal, "pending_returns", {})
-        giver = min(pending)
-        choice = agents[giver].choose_return(observation(deal, giver))
-        deal.return_card(giver, choice.card)  # type: ignore[attr-defined]
-        return
-    seat = deal.turn
-    assert seat is not None
+        return agent.choose_return(obs)
+    return agent.act(obs)
+
+
+def take_turn(deal: TrickDeal, seat: int, agent: Agent, on_act: OnAct | None = None) -> Event:
+    """Let ``agent`` act for ``seat`` (which must be one the deal waits for)."""
+    if deal.phase == PHASE_TRIBUTE:
+        return apply_decision(deal, seat, agent.choose_return(observation(deal, seat)))
     obs = observation(deal, seat)
     t0 = time.perf_counter()
-    decision = agents[seat].act(obs)
+    decision = agent.act(obs)
     elapsed = time.perf_counter() - t0
     if on_act is not None:
         on_act(seat, obs, decision, elapsed)
-    if decision.combo is None:
-        deal.pass_turn(seat)
-    else:
-        deal.play_combo(seat, decision.combo)
+    return apply_decision(deal, seat, decision)
+
+
+def step(deal: TrickDeal, agents: Sequence[Agent], on_act: OnAct | None = None) -> None:
+    """Let the agents take the next step of the deal (a return card, a play or a pass)."""
+    seat = deal.to_act()[0]
+    take_turn(deal, seat, agents[seat], on_act)
 
 
 def play_out(deal: TrickDeal, agents: Sequence[Agent], on_act: OnAct | None = None) -> TrickDeal:
@@ -46,21 +72,17 @@ def play_out(deal: TrickDeal, agents: Sequence[Agent], on_act: OnAct | None = No
     return deal
 
 
-def guandan_deal(seed: int, level: int | None = None) -> Any:
+def guandan_deal(seed: int, level: int | None = None) -> GuandanDeal:
     """A fresh first-of-match Guandan deal from ``seed`` (level from the seed unless given)."""
-    from cardavia.rules.guandan.deal import GuandanDeal, deal_hands
-
-    hands, leader = deal_hands(seed)
+    hands, leader = guandan_hands(seed)
     lv = 2 + seed % 13 if level is None else level
     return GuandanDeal.start(hands, lv, seed=seed, team_levels=(lv, lv), leader=leader)
 
 
-def runfast_deal(seed: int) -> Any:
+def runfast_deal(seed: int) -> RunFastDeal:
     """A fresh Run Fast deal from ``seed``."""
-    from cardavia.rules.runfast.deal import RunFastDeal, deal_hands
-
-    hands, _ = deal_hands(seed)
+    hands, _ = runfast_hands(seed)
     return RunFastDeal.start(hands, seed=seed)
 
 
-__all__ = ["OnAct", "guandan_deal", "play_out", "runfast_deal", "step"]
+__all__ = ["OnAct", "apply_decision", "decide", "guandan_deal", "play_out", "runfast_deal", "step", "take_turn"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
-from cardavia.cards import Card, Rank, card_strings
+from cardavia.cards import Card, Rank, card_strings, parse_cards, rank_from_symbol
 
 
 class ComboType(StrEnum):
@@ -93,15 +93,40 @@ class Combo:
             text += f" ({self.size} cards)"
         return text
 
-    def to_json(self) -> dict[str, Any]:
-        """The combo object of cli.md."""
-        return {
+    def to_json(self, *, keys: bool = False) -> dict[str, Any]:
+        """The combo object of docs/cli.md; ``keys=True`` adds ``tier`` and ``power`` (the
+        event log stores them, so a stored play needs no re-classification)."""
+        data: dict[str, Any] = {
             "type": self.type.value,
             "rank": None if self.rank is None else self.rank.symbol,
             "size": self.size,
             "cards": card_strings(self.cards),
             "as": card_strings(self.represented),
         }
+        if keys:
+            data["tier"] = self.tier
+            data["power"] = self.power
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Combo:
+        """Read :meth:`to_json`'s object back (``tier``/``power`` default to 0 when absent).
+
+        >>> from cardavia.rules.guandan import classify
+        >>> combo = classify("5s 6d 7c 8h 9s", level=2)[0]
+        >>> Combo.from_json(combo.to_json(keys=True)) == combo
+        True
+        """
+        rank = data.get("rank")
+        return cls(
+            type=ComboType.parse(str(data["type"])),
+            rank=None if rank is None else rank_from_symbol(str(rank)),
+            size=int(data["size"]),
+            cards=tuple(parse_cards(data["cards"])),
+            represented=tuple(parse_cards(data["as"])),
+            tier=int(data.get("tier", 0)),
+            power=int(data.get("power", 0)),
+        )
 
 
 def beats(play: Combo, prev: Combo) -> bool:
@@ -123,3 +148,46 @@ _TYPE_ORDER: dict[ComboType, int] = {t: i for i, t in enumerate(ComboType)}
 def strength(combo: Combo) -> tuple[int, int, int, int]:
     """A total order used to pick "the strongest reading" of a card set (cli.md ``beats``)."""
     return (combo.tier, combo.power, combo.size, _TYPE_ORDER[combo.type])
+
+
+def rank_symbol(rank: int) -> str:
+    """A rank value's symbol; 15/16 are the small and big jokers, 0 "any rank" (a wild pair)."""
+    return {15: "BJ", 16: "RJ"}.get(rank) or (Rank(rank).symbol if 2 <= rank <= 14 else str(rank))
+
+
+class Pattern(NamedTuple):
+    """An abstract move: which ranks (and suit, for straight flushes) and how many wilds.
+
+    ``slots`` are (physical rank, count) pairs — 14 is the ace even in ace-low sequences,
+    15/16 the jokers, 0 "a pair of wilds standing for any rank" (full house only).
+    """
+
+    type: ComboType
+    rank: int
+    size: int
+    tier: int
+    power: int
+    slots: tuple[tuple[int, int], ...]
+    suit: int
+    wilds: int
+
+    def describe(self) -> str:
+        text = f"{self.type.value} {rank_symbol(self.rank)}" if self.type != ComboType.JOKER_BOMB else "joker_bomb"
+        if self.type == ComboType.BOMB:
+            text += f" ({self.size} cards)"
+        if self.wilds:
+            text += f" ({self.wilds} wild{'s' if self.wilds > 1 else ''})"
+        return text
+
+    def beats(self, top: Combo | Pattern | None) -> bool:
+        """Whether this pattern may be played over ``top`` (None: leading)."""
+        if top is None:
+            return True
+        if self.tier:
+            return not top.tier or (self.tier, self.power) > (top.tier, top.power)
+        return (
+            not top.tier
+            and self.type == top.type
+            and self.size == top.size
+            and self.power > top.power
+        )

@@ -6,13 +6,23 @@ leaves a deal changed: the state machine validates before it applies.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class RulesError(ValueError):
-    """An action or question the rules refuse."""
+    """An action or question the rules refuse.
+
+    ``code`` is the protocol error code a table answers with (docs/protocol.md), so callers
+    map any rules error with one ``except RulesError as err: … err.code …``.
+    """
+
+    code: ClassVar[str] = "illegal"
 
 
 class NotYourTurn(RulesError):
     """A seat acted when it was not its turn (or acted in the wrong phase)."""
+
+    code: ClassVar[str] = "not_your_turn"
 
 
 class CardsNotInHand(RulesError):
@@ -30,6 +40,8 @@ class IllegalPass(RulesError):
 class AmbiguousPlay(IllegalPlay):
     """Cards with several legal readings were played without choosing one (G-5.6)."""
 
+    code: ClassVar[str] = "ambiguous"
+
 
 class BadInterpretation(IllegalPlay):
     """The chosen reading is not one the cards support."""
@@ -37,3 +49,11 @@ class BadInterpretation(IllegalPlay):
 
 class DealOver(RulesError):
     """An action after the deal (or match) has ended."""
+
+    code: ClassVar[str] = "not_your_turn"
+
+
+class NotAllowed(RulesError):
+    """An action the table does not take now (the deal is not over, no return is owed …)."""
+
+    code: ClassVar[str] = "not_allowed"

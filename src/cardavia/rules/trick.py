@@ -1,6 +1,6 @@
 """The deal as a state machine, shared by both games: turns, passes, tricks, finishing.
 
-A deal is the fold of its events (:mod:`cardavia.events`). Live actions (:meth:`play`,
+A deal is the fold of its events (:mod:`cardavia.rules.events`). Live actions (:meth:`play`,
 :meth:`pass_turn`) validate first and then apply the event they produce, so a refused
 action never changes the state. Games plug in their combinations and turn rules by
 overriding a few hooks (:class:`cardavia.rules.guandan.deal.GuandanDeal`,
@@ -10,11 +10,33 @@ overriding a few hooks (:class:`cardavia.rules.guandan.deal.GuandanDeal`,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
-from cardavia.cards import ALL_CARDS, Card, CardError, card_from_code, format_cards
-from cardavia.events import (
+from cardavia.cards import (
+    ALL_CARDS,
+    N_CODES,
+    Card,
+    CardError,
+    card_from_code,
+    counts,
+    format_cards,
+    parse_cards,
+    rank_from_symbol,
+)
+from cardavia.rules.combo import Combo, ComboType, beats
+from cardavia.rules.errors import (
+    AmbiguousPlay,
+    BadInterpretation,
+    CardsNotInHand,
+    DealOver,
+    IllegalPass,
+    IllegalPlay,
+    NotAllowed,
+    NotYourTurn,
+)
+from cardavia.rules.events import (
     DealEnded,
     DealStarted,
     Event,
@@ -25,32 +47,25 @@ from cardavia.events import (
     TributeCancelled,
     TributePaid,
 )
-from cardavia.rules.combo import Combo, ComboType, beats
-from cardavia.rules.errors import (
-    AmbiguousPlay,
-    BadInterpretation,
-    CardsNotInHand,
-    DealOver,
-    IllegalPass,
-    IllegalPlay,
-    NotYourTurn,
-)
 
 #: What a caller may pass to say which reading is meant: a Combo, a type, or (type, rank).
 Interpretation = Combo | ComboType | str | tuple[ComboType | str, str | int | None] | None
 
 _E = TypeVar("_E", Played, Passed)
 
-PHASE_TRIBUTE = "tribute"
-PHASE_PLAY = "play"
-PHASE_OVER = "over"
 
 
-def _counts(cards: Iterable[Card]) -> list[int]:
-    cnt = [0] * 54
-    for c in cards:
-        cnt[c.code] += 1
-    return cnt
+class Phase(StrEnum):
+    """Where a deal stands: the return tribute (Guandan), play, or over."""
+
+    TRIBUTE = "tribute"
+    PLAY = "play"
+    OVER = "over"
+
+
+PHASE_TRIBUTE = Phase.TRIBUTE
+PHASE_PLAY = Phase.PLAY
+PHASE_OVER = Phase.OVER
 
 
 class TrickDeal(ABC):
@@ -65,9 +80,9 @@ class TrickDeal(ABC):
         self.seed = start.seed
         self.deal_index = start.deal
         self.dealt: tuple[tuple[Card, ...], ...] = start.hands
-        self.cnt: list[list[int]] = [_counts(h) for h in start.hands]
+        self.cnt: list[list[int]] = [counts(h) for h in start.hands]
         self.size: list[int] = [len(h) for h in start.hands]
-        self.phase = PHASE_PLAY if start.leader is not None else PHASE_TRIBUTE
+        self.phase: Phase = PHASE_PLAY if start.leader is not None else PHASE_TRIBUTE
         self.turn: int | None = start.leader
         self.first_leader: int | None = start.leader
         self.top: Combo | None = None
@@ -79,6 +94,8 @@ class TrickDeal(ABC):
         self.trick: list[tuple[int, Combo | None]] = []  # the current trick's actions
         self.result: dict[str, Any] | None = None
         self.events: list[Event] = [start]
+        #: recipient → payer for each return card still owed (G-3.5); empty outside tribute
+        self.pending_returns: dict[int, int] = {}
 
     # ------------------------------------------------------------------ reading the state
 
@@ -111,6 +128,56 @@ class TrickDeal(ABC):
             if self.size[s] > 0:
                 return s
         return seat
+
+    def to_act(self) -> list[int]:
+        """The seats whose action the deal waits for: the recipients owing a return card in
+        the tribute phase (G-3.5, in seat order), the player to move in play, none when over."""
+        if self.phase == PHASE_TRIBUTE:
+            return sorted(self.pending_returns)
+        if self.phase == PHASE_PLAY and self.turn is not None:
+            return [self.turn]
+        return []
+
+    def can_pass(self, seat: int) -> bool:
+        """Whether ``seat`` may pass now (its turn, a trick to follow, the game allows it)."""
+        return (
+            self.phase == PHASE_PLAY
+            and self.turn == seat
+            and self.top is not None
+            and self.check_pass(seat) is None
+        )
+
+    def legal_moves(self, seat: int | None = None) -> list[Combo]:
+        """Every distinct play ``seat`` (default: the seat to move) may make now, as concrete
+        combinations (docs/cli.md ``legal``: same cards and same (type, rank) = one move).
+        Empty when it is not that seat's turn to play; a pass is not listed (see
+        :meth:`can_pass`). Play one with :meth:`play_combo`."""
+        who = self.turn if seat is None else seat
+        if self.phase != PHASE_PLAY or who is None or who != self.turn:
+            return []
+        return self.moves_for(who)
+
+    @abstractmethod
+    def moves_for(self, seat: int) -> list[Combo]:
+        """The game's concrete legal plays for ``seat`` in the current situation."""
+
+    def public_fields(self, seat: int) -> dict[str, Any]:
+        """The game's own fields of :class:`~cardavia.rules.observation.Observation` for
+        ``seat`` (levels, tribute, opening rule …); only what that seat may know."""
+        return {}
+
+    # ------------------------------------------------------------------ the tribute phase
+    # (a Guandan phase; a game without one never enters it and owes no return)
+
+    def return_options(self, seat: int) -> list[Card]:
+        """The cards ``seat`` may return now (empty if it owes no return)."""
+        return []
+
+    def return_card(self, seat: int, card: Card) -> Returned:
+        """``seat`` returns ``card`` to its tribute payer (G-3.5)."""
+        if self.phase == PHASE_OVER:
+            raise DealOver("the deal is over")
+        raise NotAllowed(f"{self.game} has no return tribute; seat {seat} owes no card")
 
     # ------------------------------------------------------------------ rule hooks
 
@@ -157,9 +224,9 @@ class TrickDeal(ABC):
             raise NotYourTurn(f"it is seat {self.turn}'s turn, not seat {seat}'s")
 
     def _check_holds(self, seat: int, cards: Sequence[Card]) -> None:
-        need = _counts(cards)
+        need = counts(cards)
         have = self.cnt[seat]
-        for code in range(54):
+        for code in range(N_CODES):
             if need[code] > have[code]:
                 card = card_from_code(code)
                 raise CardsNotInHand(
@@ -309,8 +376,6 @@ class TrickDeal(ABC):
 
 
 def _as_cards(cards: Sequence[Card] | str) -> list[Card]:
-    from cardavia.cards import parse_cards
-
     if isinstance(cards, str):
         return parse_cards(cards)
     out = list(cards)
@@ -330,8 +395,6 @@ def _describe_interpretation(interpretation: Interpretation) -> str:
 
 def _match_interpretation(readings: list[Combo], interpretation: Interpretation) -> Combo | None:
     """The reading named by ``interpretation`` (a Combo, a type, or (type, rank))."""
-    from cardavia.cards import rank_from_symbol
-
     if interpretation is None:
         return None
     if isinstance(interpretation, Combo):
@@ -347,7 +410,10 @@ def _match_interpretation(readings: list[Combo], interpretation: Interpretation)
         type_part, rank_part = interpretation
     else:
         type_part, rank_part = interpretation, None
-    ctype = type_part if isinstance(type_part, ComboType) else ComboType.parse(str(type_part))
+    try:
+        ctype = type_part if isinstance(type_part, ComboType) else ComboType.parse(str(type_part))
+    except ValueError as err:  # an unknown type name is a bad interpretation, not a fault
+        raise BadInterpretation(str(err)) from None
     candidates = [r for r in readings if r.type == ctype]
     if rank_part is not None:
         rank = (

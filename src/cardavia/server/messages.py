@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from cardavia.rules.games import GameName
+
 Difficulty = Literal["easy", "normal", "hard", "expert", "random"]  # "random": tests, load, research
-GameName = Literal["guandan", "runfast"]
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=4)]
 
 #: WebSocket frames larger than this are refused with ``too_large``.

@@ -24,6 +24,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from cardavia.rules.games import GAME_NAMES
+
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
 TEMPLATE_DIR = WEB_DIR / "templates"
@@ -34,7 +36,7 @@ RULES_DIR = WEB_DIR / "rules"
 LANGUAGES: tuple[str, ...] = ("en", "nl", "hi", "hu", "th", "fi", "zh")
 DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "cardavia_lang"
-GAMES: tuple[str, ...] = ("guandan", "runfast")
+GAMES: tuple[str, ...] = GAME_NAMES  # the registry's names, in its order
 
 router = APIRouter()
 

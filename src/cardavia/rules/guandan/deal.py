@@ -1,9 +1,8 @@
 """One Guandan deal as a state machine (G-2 – G-6), built on :class:`TrickDeal`.
 
->>> from cardavia.rules.guandan.deal import GuandanMatch
->>> match = GuandanMatch(seed=7)
->>> deal = match.start_deal()
->>> deal.phase, deal.level, sum(deal.size)
+>>> hands, leader = deal_hands(7)
+>>> deal = GuandanDeal.start(hands, level=2, leader=leader)
+>>> str(deal.phase), deal.level, sum(deal.size)
 ('play', 2, 108)
 """
 
@@ -14,11 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardavia.cards import Card, guandan_deck
-from cardavia.events import DealStarted, Event, LeaderSet, Returned, TributeCancelled, TributePaid
 from cardavia.rules.combo import Combo
 from cardavia.rules.errors import CardsNotInHand, DealOver, IllegalPlay, NotYourTurn, RulesError
+from cardavia.rules.events import DealStarted, Event, LeaderSet, Returned, TributeCancelled, TributePaid
 from cardavia.rules.guandan.combos import readings_of
-from cardavia.rules.guandan.match import DealSettlement, settle_deal
+from cardavia.rules.guandan.levels import DealSettlement, settle_deal
+from cardavia.rules.guandan.moves import all_moves
 from cardavia.rules.guandan.tribute import TributePlan, partner, plan_tribute, return_eligible
 from cardavia.rules.trick import PHASE_OVER, PHASE_PLAY, PHASE_TRIBUTE, TrickDeal
 
@@ -44,7 +44,6 @@ class GuandanDeal(TrickDeal):
             raise ValueError("a Guandan deal needs a level")
         self.level: int = start.level
         self.team_levels: tuple[int, int] = start.team_levels or (start.level, start.level)
-        self.pending_returns: dict[int, int] = {}  # recipient → payer
         self.tributes: list[TributePaid] = []
         self.returns: list[Returned] = []
         self.tribute_cancelled = False
@@ -147,6 +146,24 @@ class GuandanDeal(TrickDeal):
     def readings(self, cards: Sequence[Card]) -> list[Combo]:
         return readings_of(cards, self.level)
 
+    def moves_for(self, seat: int) -> list[Combo]:
+        return all_moves(self.cnt[seat], self.level, self.top)
+
+    def public_fields(self, seat: int) -> dict[str, Any]:
+        """Levels, the tribute (public) and the returns ``seat`` gave or received (G-3.5:
+        a returned card is known to its giver and receiver only)."""
+        return {
+            "level": self.level,
+            "team_levels": self.team_levels,
+            "tributes": tuple((t.giver, t.receiver, t.card) for t in self.tributes),
+            "tribute_cancelled": self.tribute_cancelled,
+            "pending_returns": tuple(self.pending_returns.items()),
+            "return_options": tuple(self.return_options(seat)),
+            "my_returns": tuple(
+                (r.giver, r.receiver, r.card) for r in self.returns if seat in (r.giver, r.receiver)
+            ),
+        }
+
     def check_pass(self, seat: int) -> str | None:
         return None  # G-4.1: a follower may always pass
 
@@ -182,70 +199,10 @@ class GuandanDeal(TrickDeal):
         return self.phase == PHASE_PLAY
 
 
-class GuandanMatch:
-    """A level-based match (G-1): team levels, deal levels, tribute between deals.
+def __getattr__(name: str) -> object:
+    """``GuandanMatch`` lived here; it is now in :mod:`cardavia.rules.guandan.match`."""
+    if name == "GuandanMatch":
+        from cardavia.rules.guandan.match import GuandanMatch
 
-    Deals are reproducible: deal ``i`` of a match with seed ``S`` uses :func:`deal_seed`.
-    ``keep_finished=False`` keeps only the last finished deal in :attr:`finished` (a server
-    whose log is stored elsewhere: memory stays flat however long the match).
-    """
-
-    def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
-        self.seed = seed
-        self.keep_finished = keep_finished
-        self.levels: list[int] = [2, 2]
-        self.deal_level = 2
-        self.previous_places: tuple[int, ...] | None = None
-        self.match_winner: int | None = None
-        self.deal_count = 0
-        self.deal: GuandanDeal | None = None
-        self.finished: list[GuandanDeal] = []
-
-    @staticmethod
-    def deal_seed(match_seed: int, index: int) -> int:
-        return (match_seed * 1_000_003 + index * 7_919 + 1) % (2**63)
-
-    def start_deal(self, seed: int | None = None) -> GuandanDeal:
-        """Deal the next deal of the match (a new match after a match win)."""
-        if self.deal is not None and not self.deal.over:
-            raise RulesError("the current deal is not over yet")
-        if self.match_winner is not None:
-            self.restart()
-        deal_seed = self.deal_seed(self.seed, self.deal_count) if seed is None else seed
-        hands, first_leader = deal_hands(deal_seed)
-        levels = (self.levels[0], self.levels[1])
-        if self.previous_places is None:
-            self.deal = GuandanDeal.start(
-                hands, self.deal_level, seed=deal_seed, deal_index=self.deal_count,
-                team_levels=levels, leader=first_leader,
-            )
-        else:
-            self.deal = GuandanDeal.start(
-                hands, self.deal_level, seed=deal_seed, deal_index=self.deal_count,
-                team_levels=levels, previous_places=self.previous_places,
-            )
-        self.deal_count += 1
-        return self.deal
-
-    def finish_deal(self) -> DealSettlement:
-        """Record the finished current deal and move the levels (G-1.3 – G-1.6)."""
-        deal = self.deal
-        if deal is None or not deal.over:
-            raise RulesError("there is no finished deal to settle")
-        s = deal.settle(deal.places)
-        self.levels = list(s.levels)
-        self.deal_level = s.next_level
-        self.previous_places = tuple(deal.places)
-        self.match_winner = s.match_winner
-        if not self.keep_finished:
-            self.finished.clear()
-        self.finished.append(deal)
-        return s
-
-    def restart(self) -> None:
-        """G-1.7: both teams back to 2, the current deal discarded."""
-        self.levels = [2, 2]
-        self.deal_level = 2
-        self.previous_places = None
-        self.match_winner = None
-        self.deal = None
+        return GuandanMatch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,54 +1,140 @@
-"""Guandan levels and the match (G-1.3 – G-1.7, G-6).
+"""A Guandan match (G-1): team levels, the level each deal is played at, tribute between
+deals, the match won at A. A :class:`~cardavia.rules.series.Series`.
 
->>> r = settle_deal([2, 2], 2, [0, 2, 1, 3])
->>> r.winner_team, r.advance, r.levels, r.next_level, r.match_winner
-(0, 3, (5, 2), 5, None)
->>> settle_deal([14, 9], 14, [2, 1, 0, 3]).match_winner   # at A, played at A, partner 3rd
-0
+>>> match = GuandanMatch(seed=7)
+>>> deal = match.start_deal()
+>>> str(deal.phase), deal.level, deal.deal_index
+('play', 2, 0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
+from cardavia.cards import Rank
 from cardavia.rules.errors import RulesError
-from cardavia.rules.guandan.tribute import full_places, partner
-
-ACE = 14
-
-
-@dataclass(frozen=True, slots=True)
-class DealSettlement:
-    winner_team: int
-    advance: int
-    levels: tuple[int, int]
-    next_level: int
-    match_winner: int | None
+from cardavia.rules.events import DealStarted
+from cardavia.rules.guandan.deal import GuandanDeal, deal_hands
+from cardavia.rules.guandan.levels import DealSettlement
+from cardavia.rules.guandan.levels import settle_deal as settle_deal  # the old home of settle_deal
+from cardavia.rules.guandan.tribute import plan_tribute
+from cardavia.rules.seeds import deal_seed
 
 
-def team_of(seat: int) -> int:
-    """Team 0 = seats 0 and 2, team 1 = seats 1 and 3 (G-1.1)."""
-    return seat % 2
+class GuandanMatch:
+    """A level-based match (G-1): team levels, deal levels, tribute between deals.
 
+    Deal ``i`` of a match with seed ``S`` is dealt from :func:`~cardavia.rules.seeds.deal_seed`
+    (``S``, ``i``, restarts so far). ``keep_finished=False`` keeps only the last finished
+    deal in :attr:`finished` (a server whose log is stored elsewhere: memory stays flat).
+    After a match win the next :meth:`start_deal` begins a new match; its deals go on being
+    numbered (a restart by a player, G-1.7, numbers from 0 again).
+    """
 
-def settle_deal(levels: Sequence[int], deal_level: int, places: Sequence[int]) -> DealSettlement:
-    """Levels after a deal (G-1.3, G-1.4, G-1.6); ``levels`` are the teams' levels before it."""
-    if len(levels) != 2 or any(not 2 <= lv <= ACE for lv in levels):
-        raise RulesError(f"levels {list(levels)} must be two ranks from 2 to A")
-    if deal_level not in levels:
-        raise RulesError(
-            f"deal level {deal_level} is neither team's level {list(levels)}; a deal is played"
-            " at a team's level"
-        )
-    order = full_places(places)
-    first = order[0]
-    team = team_of(first)
-    advance = 3 - order.index(partner(first)) + 1  # partner 2nd → 3, 3rd → 2, 4th → 1
-    new = list(levels)
-    match_winner: int | None = None
-    if levels[team] == ACE and deal_level == ACE and advance >= 2:
-        match_winner = team  # G-1.6
-    else:
-        new[team] = min(ACE, levels[team] + advance)
-    return DealSettlement(team, advance, (new[0], new[1]), new[team], match_winner)
+    def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
+        self.seed = seed
+        self.keep_finished = keep_finished
+        self.levels: list[int] = [2, 2]
+        self.deal_level = 2
+        self.previous_places: tuple[int, ...] | None = None
+        self.match_winner: int | None = None
+        self.deal_count = 0
+        self.restarts = 0
+        self.deal: GuandanDeal | None = None
+        self.finished: list[GuandanDeal] = []
+        self.last: GuandanDeal | None = None
+
+    @staticmethod
+    def deal_seed(match_seed: int, index: int) -> int:
+        """The shuffle seed of deal ``index`` (see :mod:`cardavia.rules.seeds`)."""
+        return deal_seed(match_seed, index)
+
+    def _new_match_after_win(self) -> None:
+        if self.match_winner is not None:
+            self._reset_levels()
+            self.last = None
+
+    def start_deal(self, seed: int | None = None) -> GuandanDeal:
+        """Deal the next deal of the match (a new match after a match win)."""
+        if self.deal is not None and not self.deal.over:
+            raise RulesError("the current deal is not over yet")
+        self._new_match_after_win()
+        shuffle = deal_seed(self.seed, self.deal_count, round=self.restarts) if seed is None else seed
+        hands, first_leader = deal_hands(shuffle)
+        levels = (self.levels[0], self.levels[1])
+        if self.previous_places is None:
+            self.deal = GuandanDeal.start(
+                hands, self.deal_level, seed=shuffle, deal_index=self.deal_count,
+                team_levels=levels, leader=first_leader,
+            )
+        else:
+            self.deal = GuandanDeal.start(
+                hands, self.deal_level, seed=shuffle, deal_index=self.deal_count,
+                team_levels=levels, previous_places=self.previous_places,
+            )
+        self.deal_count += 1
+        return self.deal
+
+    def fold(self, start: DealStarted) -> GuandanDeal:
+        """Rebuild: begin the logged deal ``start`` (its tribute plan from the last places)."""
+        self._new_match_after_win()
+        deal = GuandanDeal(start)
+        if start.leader is None and self.previous_places is not None:
+            deal.plan = plan_tribute(self.previous_places, start.hands, deal.level)
+        self.deal = deal
+        self.deal_count = start.deal + 1
+        return deal
+
+    def finish_deal(self) -> DealSettlement:
+        """Record the finished current deal and move the levels (G-1.3 – G-1.6)."""
+        deal = self.deal
+        if deal is None or not deal.over:
+            raise RulesError("there is no finished deal to settle")
+        s = deal.settle(deal.places)
+        self.levels = list(s.levels)
+        self.deal_level = s.next_level
+        self.previous_places = tuple(deal.places)
+        self.match_winner = s.match_winner
+        if not self.keep_finished:
+            self.finished.clear()
+        self.finished.append(deal)
+        self.last = deal
+        return s
+
+    def _reset_levels(self) -> None:
+        self.levels = [2, 2]
+        self.deal_level = 2
+        self.previous_places = None
+        self.match_winner = None
+
+    def restart(self) -> None:
+        """G-1.7: both teams back to 2, the current deal discarded; deals numbered from 0."""
+        self._reset_levels()
+        self.deal = None
+        self.deal_count = 0
+        self.restarts += 1
+        self.finished.clear()
+        self.last = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Levels, the current deal's level, the match winner and the last settlement."""
+        last: dict[str, Any] | None = None
+        if self.last is not None:
+            deal = self.last
+            result = deal.result or {}
+            last = {
+                "deal": deal.deal_index,
+                "places": list(deal.places),
+                "winner_team": result.get("winner_team"),
+                "advance": result.get("advance"),
+                "levels": [Rank(x).symbol for x in result.get("levels", [])],
+                "next_level": Rank(result["next_level"]).symbol if "next_level" in result else None,
+                "match_winner": result.get("match_winner"),
+            }
+        level = self.deal.level if self.deal is not None else self.deal_level
+        return {
+            "levels": [Rank(x).symbol for x in self.levels],
+            "deal_level": Rank(level).symbol,
+            "match_winner": self.match_winner,
+            "last_settlement": last,
+        }

@@ -17,14 +17,16 @@ A hand is a count array ``cnt`` of 54 entries indexed by :attr:`Card.code`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, product
 from operator import itemgetter
 from typing import NamedTuple
 
 from cardavia.cards import Card, card_from_code
-from cardavia.rules.combo import Combo, ComboType, beats
+from cardavia.cards import counts as counts  # re-exported: the old home of counts()
+from cardavia.rules.combo import Combo, ComboType, beats, rank_symbol
+from cardavia.rules.combo import Pattern as Pattern  # re-exported: the old home of Pattern
 from cardavia.rules.guandan.combos import (
     BJ,
     JOKER_TIER,
@@ -39,56 +41,6 @@ from cardavia.rules.guandan.combos import (
 )
 
 _NATURAL = range(2, 15)
-
-
-class Pattern(NamedTuple):
-    """An abstract move: which ranks (and suit, for straight flushes) and how many wilds.
-
-    ``slots`` are (physical rank, count) pairs — 14 is the ace even in ace-low sequences,
-    15/16 the jokers, 0 "a pair of wilds standing for any rank" (full house only).
-    """
-
-    type: ComboType
-    rank: int
-    size: int
-    tier: int
-    power: int
-    slots: tuple[tuple[int, int], ...]
-    suit: int
-    wilds: int
-
-    def describe(self) -> str:
-        text = f"{self.type.value} {_sym(self.rank)}" if self.type != ComboType.JOKER_BOMB else "joker_bomb"
-        if self.type == ComboType.BOMB:
-            text += f" ({self.size} cards)"
-        if self.wilds:
-            text += f" ({self.wilds} wild{'s' if self.wilds > 1 else ''})"
-        return text
-
-    def beats(self, top: Combo | Pattern | None) -> bool:
-        """Whether this pattern may be played over ``top`` (None: leading)."""
-        if top is None:
-            return True
-        if self.tier:
-            return not top.tier or (self.tier, self.power) > (top.tier, top.power)
-        return (
-            not top.tier
-            and self.type == top.type
-            and self.size == top.size
-            and self.power > top.power
-        )
-
-
-def _sym(rank: int) -> str:
-    return {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", 15: "BJ", 16: "RJ"}.get(rank, str(rank))
-
-
-def counts(cards: Iterable[Card]) -> list[int]:
-    """The 54-entry count array of a card multiset."""
-    cnt = [0] * 54
-    for c in cards:
-        cnt[c.code] += 1
-    return cnt
 
 
 def rank_counts(cnt: Sequence[int], level: int) -> tuple[list[int], int]:
@@ -318,7 +270,7 @@ def reading(cards: Sequence[Card], level: int, ctype: ComboType, rank: int) -> C
     for combo in readings_of(cards, level):
         if combo.type == ctype and (combo.rank is None or int(combo.rank) == rank):
             return combo
-    raise ValueError(f"cards {' '.join(map(str, cards))} cannot be read as {ctype.value} {_sym(rank)}")
+    raise ValueError(f"cards {' '.join(map(str, cards))} cannot be read as {ctype.value} {rank_symbol(rank)}")
 
 
 def _sub_multisets(cnt: Sequence[int], codes: Sequence[int], k: int) -> Iterator[list[int]]:

@@ -1,6 +1,7 @@
 """One Run Fast deal as a state machine (R-1 – R-5), built on :class:`TrickDeal`.
 
->>> deal = RunFastSession(seed=7).start_deal()
+>>> hands, _ = deal_hands(7)
+>>> deal = RunFastDeal.start(hands)
 >>> deal.size, deal.is_opening, str(deal.must_include)
 ([16, 16, 16], True, '3h')
 >>> deal.turn == next(s for s in range(3) if Card.parse("3h") in deal.hand(s))
@@ -14,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardavia.cards import Card, card_from_code, runfast_deck
-from cardavia.events import DealEnded, DealStarted, Event, Played
 from cardavia.rules.combo import Combo
 from cardavia.rules.errors import RulesError
+from cardavia.rules.events import DealEnded, DealStarted, Event, Played
 from cardavia.rules.runfast.combos import (
     ACE_BOMB_TIER,
     BOMB_TIER,
@@ -24,7 +25,7 @@ from cardavia.rules.runfast.combos import (
     check_cards,
     readings_of,
 )
-from cardavia.rules.runfast.moves import Pattern, concretize, patterns
+from cardavia.rules.runfast.moves import Pattern, all_moves, concretize, patterns
 from cardavia.rules.runfast.settlement import settle
 from cardavia.rules.trick import TrickDeal
 
@@ -131,6 +132,19 @@ class RunFastDeal(TrickDeal):
         """Public Run Fast facts for observations: the bomb bonuses earned so far."""
         return {"bomb_bonuses": list(self.bomb_bonuses)}
 
+    def public_fields(self, seat: int) -> dict[str, Any]:
+        """The opening rule (R-2.3: ``3h`` must be in the first play, told to its holder when
+        it is their turn) and the bomb bonuses earned so far (R-5.4)."""
+        opening = self._opening
+        return {
+            "opening": opening,
+            "must_include": THREE_HEARTS if opening and self.turn == seat else None,
+            "extra": self.public_extras(),
+        }
+
+    def moves_for(self, seat: int) -> list[Combo]:
+        return all_moves(self.cnt[seat], self.top, self._opening)
+
     def move_patterns(self, seat: int) -> list[Pattern]:
         """The abstract moves ``seat`` may play now (see ``moves.patterns``)."""
         return patterns(self.cnt[seat], self.top, self._opening)
@@ -199,53 +213,10 @@ class RunFastDeal(TrickDeal):
             self.standing_bomb = None
 
 
-class RunFastSession:
-    """Deal after deal with a running total per seat (R-5.6).
+def __getattr__(name: str) -> object:
+    """``RunFastSession`` lived here; it is now in :mod:`cardavia.rules.runfast.session`."""
+    if name == "RunFastSession":
+        from cardavia.rules.runfast.session import RunFastSession
 
-    Deal ``i`` of a session with seed ``S`` is dealt with :meth:`deal_seed` (``S``, ``i``).
-
-    >>> session = RunFastSession(seed=1)
-    >>> deal = session.start_deal()
-    >>> session.totals, session.deal_count
-    ([0, 0, 0], 1)
-    """
-
-    def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
-        """``keep_finished=False``: :attr:`finished` holds only the last finished deal."""
-        self.seed = seed
-        self.keep_finished = keep_finished
-        self.totals: list[int] = [0] * N_SEATS
-        self.deal_count = 0
-        self.deal: RunFastDeal | None = None
-        self.finished: list[RunFastDeal] = []
-
-    @staticmethod
-    def deal_seed(session_seed: int, index: int) -> int:
-        """The seed of deal ``index`` (the same derivation as Guandan matches)."""
-        return (session_seed * 1_000_003 + index * 7_919 + 1) % (2**63)
-
-    def start_deal(self, seed: int | None = None) -> RunFastDeal:
-        """Deal the next deal (``seed`` overrides the derived one)."""
-        if self.deal is not None and not self.deal.over:
-            raise RulesError("the current deal is not over yet")
-        if self.deal is not None and self.deal not in self.finished:
-            raise RulesError("settle the finished deal with finish_deal() before the next one")
-        deal_seed = self.deal_seed(self.seed, self.deal_count) if seed is None else seed
-        hands, _ = deal_hands(deal_seed)
-        self.deal = RunFastDeal.start(hands, seed=deal_seed, deal_index=self.deal_count)
-        self.deal_count += 1
-        return self.deal
-
-    def finish_deal(self) -> list[int]:
-        """Add the finished current deal's scores to the running totals; return the scores."""
-        deal = self.deal
-        if deal is None or not deal.over or deal.result is None:
-            raise RulesError("there is no finished deal to settle")
-        if deal in self.finished:
-            raise RulesError("this deal is already settled into the totals")
-        scores = [int(x) for x in deal.result["scores"]]
-        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
-        if not self.keep_finished:
-            self.finished.clear()
-        self.finished.append(deal)
-        return scores
+        return RunFastSession
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

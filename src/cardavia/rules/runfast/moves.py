@@ -29,8 +29,9 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, product
 
 from cardavia.cards import Card, card_from_code
+from cardavia.cards import counts as counts  # re-exported: the old home of counts()
 from cardavia.rules.combo import Combo, ComboType
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import Pattern as Pattern  # re-exported: the old home of Pattern
 from cardavia.rules.runfast.combos import (
     ACE_BOMB_TIER,
     BOMB_TIER,
@@ -100,14 +101,6 @@ PAIR_RUN: dict[int, dict[int, Pattern]] = {
 
 _ORDINARY_RANKS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 2)  # R-3.2, low → high
 _FOUR_RANKS = range(3, 14)  # ranks with four cards in the 48-card pack
-
-
-def counts(cards: Iterable[Card]) -> list[int]:
-    """The 54-entry count array of a card multiset."""
-    cnt = [0] * 54
-    for c in cards:
-        cnt[c.code] += 1
-    return cnt
 
 
 def rank_counts(cnt: Sequence[int]) -> list[int]:

@@ -3,14 +3,15 @@
 ``python -m tests.corpus.make_corpus`` (from the repository root) plays seeded self-play (random agents, which play
 every kind of combination, bombs included) and keeps:
 
-- two Guandan matches from their first deal (a record with tribute needs the deal before
+- three Guandan matches from their first deal (a record with tribute needs the deal before
   it): seed 2, deals 0–14, and seed 3, deals 0–13 — tribute, double tribute, anti-tribute,
   returns, wild straight flushes and full houses, a four-joker bomb, 6+-card bombs over
   straight flushes, teams at A, matches won at A and a new match after one; and seed 6,
   deals 0–2, for an anti-tribute by a single payer;
 - Run Fast deals picked from seeded sessions to show the heavenly bomb, the ace bomb,
-  standing-bomb bonuses (also one beaten by a bigger bomb, one going out), the
-  never-played doubling, the 2s and unplayed-bomb penalties.
+  standing-bomb bonuses (also one beaten by a bigger bomb), a led bomb, the never-played
+  doubling and the 2s penalty; plus one hand-made deal (``HAND_MADE``) for what 15,000
+  random deals never showed: a bomb reply as the last cards and an unplayed bomb in hand.
 
 ``expected.json`` is written by :mod:`referee` — a reading of the rules independent of the
 engine — not copied from the engine's output; ``test_corpus.py`` asserts that the engine's

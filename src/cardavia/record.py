@@ -8,7 +8,7 @@ the registry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from cardavia.rules.errors import RulesError
 from cardavia.rules.games import UnknownGame, find_game, game_of
 from cardavia.rules.guandan.record import deal_record as guandan_record
 from cardavia.rules.observation import history_entry_json
-from cardavia.rules.replaying import ActionRefused, refusal_message
+from cardavia.rules.replaying import ActionRefused, Carry, refusal_message
 from cardavia.rules.runfast.record import deal_record as runfast_record
 from cardavia.rules.trick import TrickDeal
 
@@ -47,10 +47,10 @@ class ReplayError:
 def replay_records(records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, Any]], ReplayError | None]:
     """Re-check every record; the outcomes of the valid ones and the first problem, if any."""
     outcomes: list[dict[str, Any]] = []
-    previous_places: Sequence[int] | None = None
+    carry: Carry | None = None
     for index, record in enumerate(records):
         try:
-            outcome, previous_places = _replay_one(record, previous_places, index)
+            outcome, carry = _replay_one(record, carry, index)
         except ActionRefused as err:
             return outcomes, ReplayError(index, err.action, err.message)
         except (RulesError, ValueError, KeyError, TypeError) as err:
@@ -59,14 +59,12 @@ def replay_records(records: Iterable[dict[str, Any]]) -> tuple[list[dict[str, An
     return outcomes, None
 
 
-def _replay_one(
-    record: dict[str, Any], previous_places: Sequence[int] | None, index: int
-) -> tuple[dict[str, Any], Sequence[int] | None]:
+def _replay_one(record: dict[str, Any], carry: Carry | None, index: int) -> tuple[dict[str, Any], Carry | None]:
     try:
         game = find_game(record.get("game"))
     except UnknownGame:
         raise RulesError(f"record {index} has unknown game {record.get('game')!r}") from None
-    return game.replay(record, previous_places)
+    return game.replay(record, carry)
 
 
 __all__ = ["ReplayError", "actions_json", "deal_record", "guandan_record", "replay_records", "runfast_record"]

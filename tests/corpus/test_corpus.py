@@ -257,11 +257,6 @@ def test_a_changed_outcome_is_refused(
     assert field.replace("_", " ").split()[0] in out["error"].replace("_", " ")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap, reported to the lead: the replay takes each Guandan record's"
-    " levels_before/level as given and does not check them against the previous record (G-1.5)",
-)
 def test_levels_that_contradict_the_previous_deal_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -30,6 +30,7 @@ from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.guandan.deal import deal_hands as guandan_deal_hands
 from cardavia.rules.guandan.match import GuandanMatch
 from cardavia.rules.guandan.moves import all_moves as guandan_all_moves
+from cardavia.rules.replaying import Carry
 from cardavia.rules.runfast import record as runfast_record
 from cardavia.rules.runfast.combos import THREE_OF_HEARTS
 from cardavia.rules.runfast.combos import readings_of as runfast_readings
@@ -44,8 +45,6 @@ from cardavia.rules.trick import TrickDeal
 GameName = Literal["guandan", "runfast"]
 GAME_NAMES: tuple[GameName, ...] = get_args(GameName)
 
-#: A previous deal's finishing order, carried from record to record when replaying a match.
-Carry = Sequence[int] | None
 
 
 class UnknownGame(ValueError):
@@ -81,7 +80,7 @@ class Game:
     opening_card: Card | None
     #: the record of a deal (docs/cli.md "Game records") and its replay check
     record: Callable[[TrickDeal], dict[str, Any]]
-    replay: Callable[[dict[str, Any], Carry], tuple[dict[str, Any], Carry]]
+    replay: Callable[[dict[str, Any], Carry | None], tuple[dict[str, Any], Carry | None]]
 
     def new_series(self, seed: int = 0, *, keep_finished: bool = True) -> Series[TrickDeal]:
         """A new match (Guandan) or session (Run Fast)."""

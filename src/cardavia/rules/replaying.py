@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from cardavia.cards import Card, parse_cards
 from cardavia.rules.errors import RulesError
 from cardavia.rules.trick import TrickDeal
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """What a replayed deal hands to the next record of the same match: its finishing order
+    (the next deal's tribute, G-3) and the levels it left (G-1.3 – G-1.5)."""
+
+    places: tuple[int, ...]
+    levels: tuple[int, int]
+    next_level: int
 
 
 class ActionRefused(Exception):

@@ -13,7 +13,7 @@ from cardavia.rules.guandan.combos import level_value
 from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.guandan.tribute import return_eligible
 from cardavia.rules.observation import history_entry_json
-from cardavia.rules.replaying import play_actions, record_hands
+from cardavia.rules.replaying import Carry, play_actions, record_hands
 from cardavia.rules.trick import PHASE_TRIBUTE, TrickDeal
 
 
@@ -63,10 +63,9 @@ def deal_record(deal: TrickDeal) -> dict[str, Any]:
     }
 
 
-def replay(
-    record: dict[str, Any], previous_places: Sequence[int] | None
-) -> tuple[dict[str, Any], Sequence[int] | None]:
-    """Re-check a Guandan record; its outcome and the places the next deal's tribute uses."""
+def replay(record: dict[str, Any], previous: Carry | None) -> tuple[dict[str, Any], Carry | None]:
+    """Re-check a Guandan record; its outcome and what the match's next record must follow
+    (the places for its tribute, the levels it starts from)."""
     hands = record_hands(record)
     check_in_deck([c for h in hands for c in h], guandan_deck(), "guandan")
     level = level_value(str(record["level"]))
@@ -76,11 +75,17 @@ def replay(
     index = int(record.get("deal", 0))
     tribute = record.get("tribute")
     if tribute:
-        if previous_places is None:
+        if previous is None:
             raise RulesError("a deal with tribute needs the previous deal's record before it")
+        if team_levels != previous.levels or level != previous.next_level:
+            raise RulesError(
+                f"the record starts at levels {_symbols(team_levels)} played at {Rank(level).symbol}; the"
+                f" previous deal left {_symbols(previous.levels)} played at {Rank(previous.next_level).symbol}"
+                " (G-1.3 – G-1.5)"
+            )
         deal = GuandanDeal.start(
             hands, level, seed=seed, deal_index=index, team_levels=team_levels,
-            previous_places=previous_places,
+            previous_places=previous.places,
         )
         got = [{"from": t.giver, "to": t.receiver, "card": str(t.card)} for t in deal.tributes]
         if got != tribute.get("tributes", []) or deal.tribute_cancelled != bool(tribute.get("cancelled")):
@@ -104,7 +109,12 @@ def replay(
     recorded_after = record.get("levels_after")
     if recorded_after is not None and [str(x) for x in recorded_after] != outcome.get("levels_after"):
         raise RulesError(f"the recorded levels {recorded_after} differ from {outcome.get('levels_after')}")
-    places: Sequence[int] | None = list(deal.places)
-    if deal.result is not None and deal.result.get("match_winner") is not None:
-        places = None  # a new match follows: no tribute for its first deal
-    return outcome, places
+    result = deal.result
+    if result is None or result.get("match_winner") is not None:
+        return outcome, None  # a new match follows: no tribute for its first deal
+    after = (int(result["levels"][0]), int(result["levels"][1]))
+    return outcome, Carry(tuple(deal.places), after, int(result["next_level"]))
+
+
+def _symbols(levels: Sequence[int]) -> list[str]:
+    return [Rank(x).symbol for x in levels]

@@ -3,14 +3,13 @@ replay check of a record (R-2 – R-5)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from cardavia.cards import card_strings, check_in_deck, runfast_deck
 from cardavia.rules.errors import RulesError
 from cardavia.rules.events import DealStarted
 from cardavia.rules.observation import history_entry_json
-from cardavia.rules.replaying import play_actions, record_hands
+from cardavia.rules.replaying import Carry, play_actions, record_hands
 from cardavia.rules.runfast.deal import RunFastDeal
 from cardavia.rules.trick import TrickDeal
 
@@ -33,9 +32,7 @@ def deal_record(deal: TrickDeal) -> dict[str, Any]:
     }
 
 
-def replay(
-    record: dict[str, Any], previous_places: Sequence[int] | None
-) -> tuple[dict[str, Any], Sequence[int] | None]:
+def replay(record: dict[str, Any], previous: Carry | None) -> tuple[dict[str, Any], Carry | None]:
     """Re-check a Run Fast record (deals are independent: nothing carries to the next)."""
     hands = record_hands(record)
     check_in_deck([c for h in hands for c in h], runfast_deck(), "runfast")

@@ -21,8 +21,8 @@ from cardavia.table import (
     public_event,
 )
 
-from .leaks import check_no_leaks
-from .ws_client import choose, must_act
+from tests.server.leaks import check_no_leaks
+from tests.server.ws_client import choose, must_act
 
 
 def _act(table: Table, move: dict[str, Any]) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from cardavia.ai import AGENTS, make_agent
+from cardavia.ai.base import Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
@@ -187,3 +189,23 @@ def test_endgame_unbeatable_is_judged_against_all_unseen_cards() -> None:
     pair = next(p for p in patterns(mine, 2) if p.type.value == "pair")
     assert gd_search.unbeatable(pair, counts(parse_cards("4d 6c 5d 7c 8d 9c")), 2)
     assert not gd_search.unbeatable(pair, counts(parse_cards("5s 5d 5c 5h 9c")), 2)
+
+
+def test_expert_with_a_sample_cap_is_reproducible() -> None:
+    # a budget too large to matter and a sample cap: the decisions depend on the seed only
+    def decisions(seed: int) -> list[str]:
+        seen: list[str] = []
+
+        def on(seat: int, obs: object, decision: Decision, seconds: float) -> None:
+            seen.append(f"{seat} {decision.combo} {decision.reason}")
+
+        agents = [ExpertAgent(seed + s, budget_ms=60_000, max_samples=6) for s in range(3)]
+        play_out(runfast_deal(7), agents, on)
+        return seen
+
+    first = decisions(1)
+    assert first == decisions(1)
+    assert any("over 6 sampled deals" in line for line in first)
+    assert not any(re.search(r"over ([7-9]|\d\d+) sampled", line) for line in first)
+    with pytest.raises(ValueError, match="max_samples"):
+        ExpertAgent(max_samples=0)

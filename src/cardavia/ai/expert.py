@@ -12,6 +12,8 @@ Per move (both games):
    cheap planner policy, and the candidate with the best mean value wins.
 
 The search is anytime: it stops at ``budget_ms`` and never runs past ``hard_cap_ms``.
+``max_samples`` (optional) also stops it after that many sampled deals: with a budget too
+large to matter, the agent's decisions then depend on its seed only (reproducible research).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class ExpertAgent:
         budget_ms: float = 150.0,
         hard_cap_ms: float = 280.0,
         max_candidates: int = 5,
+        max_samples: int | None = None,
         name: str = "expert",
     ) -> None:
         self.rng = random.Random(seed)
@@ -62,6 +65,9 @@ class ExpertAgent:
         self.budget = budget_ms / 1000.0
         self.hard_cap = max(hard_cap_ms, budget_ms) / 1000.0
         self.max_candidates = max_candidates
+        if max_samples is not None and max_samples < 1:
+            raise ValueError(f"max_samples must be at least 1, not {max_samples}")
+        self.max_samples = max_samples
         self.gd_cfg = gd_basic.GdConfig()
         self.rf_cfg = rf_basic.RfConfig()
         self.last_samples = 0
@@ -99,8 +105,9 @@ class ExpertAgent:
         deadline = t0 + self.budget
         cap = t0 + self.hard_cap
         longest = 0.0  # the slowest sample so far: never start one that would pass the cap
+        limit = self.max_samples if self.max_samples is not None else 1 << 62
         now = time.perf_counter()
-        while now < deadline and now + longest < cap:
+        while now < deadline and now + longest < cap and len(rows) < limit:
             values = one_sample()
             after = time.perf_counter()
             longest = max(longest, after - now)

@@ -12,8 +12,8 @@ from cardavia.ai.base import Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.gd_plan import best_plan
-from cardavia.ai.rf_plan import best_plan as rf_best_plan
+from cardavia.ai.guandan.plan import best_plan
+from cardavia.ai.runfast.plan import best_plan as rf_best_plan
 from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
 from cardavia.ai.tournament import mean_ci, run, tournament_main
 from cardavia.cards import parse_cards
@@ -117,8 +117,8 @@ def test_tournament_summary_both_games(capsys: pytest.CaptureFixture[str]) -> No
 def test_runfast_pass_is_a_hard_constraint_on_samples() -> None:
     import random
 
-    from cardavia.ai import rf_search
-    from cardavia.ai.tracking import track
+    from cardavia.ai.runfast import search as rf_search
+    from cardavia.ai.runfast.search import track
 
     hands = [
         parse_cards("3h 4s 9d"),
@@ -144,8 +144,8 @@ def test_runfast_pass_is_a_hard_constraint_on_samples() -> None:
 def test_guandan_passes_are_soft_evidence_on_samples() -> None:
     import random
 
-    from cardavia.ai import gd_search
-    from cardavia.ai.tracking import track
+    from cardavia.ai.guandan import search as gd_search
+    from cardavia.ai.guandan.search import track
 
     hands = [
         parse_cards("9s 3s 4s"),
@@ -182,7 +182,7 @@ def test_guandan_passes_are_soft_evidence_on_samples() -> None:
 
 
 def test_endgame_unbeatable_is_judged_against_all_unseen_cards() -> None:
-    from cardavia.ai import gd_search
+    from cardavia.ai.guandan import search as gd_search
     from cardavia.rules.guandan.moves import patterns
 
     mine = counts(parse_cards("RJ RJ 3s"))

@@ -15,10 +15,11 @@ ValueError: unknown game 'chess'; games are guandan and runfast
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from cardavia.ai.base import Decision, ReturnDecision
+from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.reasons import Reason
 from cardavia.ai.search import Search
 from cardavia.ai.tracking import Tracked
@@ -31,11 +32,27 @@ from cardavia.rules.runfast.deal import RunFastDeal
 
 from .guandan import basic as gd_basic
 from .guandan import search as gd_search
+from .guandan import tournament as gd_tournament
 from .runfast import basic as rf_basic
 from .runfast import search as rf_search
+from .runfast import tournament as rf_tournament
 
 #: A move as a policy answers it: the abstract pattern (None = pass) and its reason.
 Choice = tuple[Pattern | None, Reason]
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """A game's duplicate format, as :mod:`cardavia.ai.tournament` runs it."""
+
+    #: the agent name of each slot from the names given (ValueError for a wrong count)
+    slots: Callable[[Sequence[str]], tuple[str, ...]]
+    #: one deal's duplicate games: ``(slots, deal seed, index, build(name, seed))`` → result
+    play: Callable[[Sequence[str], int, int, Callable[[str, int], Agent]], dict[str, Any]]
+    #: the summary's per-game part: ``(results, names, slots)``
+    summarize: Callable[[Sequence[dict[str, Any]], Sequence[str], Sequence[str]], dict[str, Any]]
+    #: the table rows of a summary
+    lines: Callable[[dict[str, Any]], list[str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,8 @@ class GameAI:
     search: Callable[[Observation, list[int], Search, float], Choice]
     #: card tracking (unseen cards and what the passes tell)
     track: Callable[[Observation], Tracked]
+    #: the duplicate tournament format
+    tournament: Tournament
 
     def decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
         """The agent's answer: the chosen pattern made concrete on this hand, with its reason."""
@@ -70,10 +89,12 @@ GAMES: dict[str, GameAI] = {
     GuandanDeal.game: GameAI(
         gd_basic.legal, gd_basic.combo, gd_basic.decide, gd_basic.give_back,
         gd_search.decide, gd_search.track,
+        Tournament(gd_tournament.slots, gd_tournament.play, gd_tournament.summarize, gd_tournament.lines),
     ),
     RunFastDeal.game: GameAI(
         rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.give_back,
         rf_search.decide, rf_search.track,
+        Tournament(rf_tournament.slots, rf_tournament.play, rf_tournament.summarize, rf_tournament.lines),
     ),
 }
 
@@ -87,4 +108,4 @@ def game_ai(name: str) -> GameAI:
         raise ValueError(f"unknown game {name!r}; games are {', '.join(first)} and {last}") from None
 
 
-__all__ = ["GAMES", "Choice", "GameAI", "game_ai"]
+__all__ = ["GAMES", "Choice", "GameAI", "Tournament", "game_ai"]

@@ -29,17 +29,16 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from cardavia.ai import AGENTS, make_agent
 from cardavia.ai.base import Agent
+from cardavia.ai.difficulty import DIFFICULTIES, agent_for
+from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.games import GAMES, game_ai
 from cardavia.ai.stats import mean_ci
 
 
 def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
     """An agent by name (``cardavia.ai.AGENTS`` or a difficulty), ``think_ms`` for search."""
-    from cardavia.ai import AGENTS, make_agent
-    from cardavia.ai.difficulty import DIFFICULTIES, agent_for
-    from cardavia.ai.expert import ExpertAgent
-
     if name == "expert" and think_ms is not None:
         return ExpertAgent(seed, budget_ms=think_ms, hard_cap_ms=max(2 * think_ms, think_ms + 50))
     if name in AGENTS:

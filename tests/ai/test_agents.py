@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from cardavia.ai import AGENTS, make_agent
+from cardavia.ai.base import Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.gd_plan import best_plan
-from cardavia.ai.rf_plan import best_plan as rf_best_plan
+from cardavia.ai.guandan.plan import best_plan
+from cardavia.ai.runfast.plan import best_plan as rf_best_plan
 from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
 from cardavia.ai.tournament import mean_ci, run, tournament_main
 from cardavia.cards import parse_cards
@@ -115,8 +117,8 @@ def test_tournament_summary_both_games(capsys: pytest.CaptureFixture[str]) -> No
 def test_runfast_pass_is_a_hard_constraint_on_samples() -> None:
     import random
 
-    from cardavia.ai import rf_search
-    from cardavia.ai.tracking import track
+    from cardavia.ai.runfast import search as rf_search
+    from cardavia.ai.runfast.search import track
 
     hands = [
         parse_cards("3h 4s 9d"),
@@ -142,8 +144,8 @@ def test_runfast_pass_is_a_hard_constraint_on_samples() -> None:
 def test_guandan_passes_are_soft_evidence_on_samples() -> None:
     import random
 
-    from cardavia.ai import gd_search
-    from cardavia.ai.tracking import track
+    from cardavia.ai.guandan import search as gd_search
+    from cardavia.ai.guandan.search import track
 
     hands = [
         parse_cards("9s 3s 4s"),
@@ -180,10 +182,30 @@ def test_guandan_passes_are_soft_evidence_on_samples() -> None:
 
 
 def test_endgame_unbeatable_is_judged_against_all_unseen_cards() -> None:
-    from cardavia.ai import gd_search
+    from cardavia.ai.guandan import search as gd_search
     from cardavia.rules.guandan.moves import patterns
 
     mine = counts(parse_cards("RJ RJ 3s"))
     pair = next(p for p in patterns(mine, 2) if p.type.value == "pair")
     assert gd_search.unbeatable(pair, counts(parse_cards("4d 6c 5d 7c 8d 9c")), 2)
     assert not gd_search.unbeatable(pair, counts(parse_cards("5s 5d 5c 5h 9c")), 2)
+
+
+def test_expert_with_a_sample_cap_is_reproducible() -> None:
+    # a budget too large to matter and a sample cap: the decisions depend on the seed only
+    def decisions(seed: int) -> list[str]:
+        seen: list[str] = []
+
+        def on(seat: int, obs: object, decision: Decision, seconds: float) -> None:
+            seen.append(f"{seat} {decision.combo} {decision.reason}")
+
+        agents = [ExpertAgent(seed + s, budget_ms=60_000, max_samples=6) for s in range(3)]
+        play_out(runfast_deal(7), agents, on)
+        return seen
+
+    first = decisions(1)
+    assert first == decisions(1)
+    assert any("over 6 sampled deals" in line for line in first)
+    assert not any(re.search(r"over ([7-9]|\d\d+) sampled", line) for line in first)
+    with pytest.raises(ValueError, match="max_samples"):
+        ExpertAgent(max_samples=0)

@@ -5,6 +5,7 @@ The person's Guandan partner plays at the strongest level unless the person choo
 
 from __future__ import annotations
 
+from cardavia.ai import make_agent
 from cardavia.ai.base import Agent
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
@@ -27,8 +28,6 @@ _AGENT_FOR: dict[str, str] = {
 
 def agent_for(difficulty: str, seed: int = 0) -> Agent:
     """The agent playing at ``difficulty`` (one of :data:`DIFFICULTIES`)."""
-    from cardavia.ai import make_agent
-
     if difficulty not in _AGENT_FOR:
         raise ValueError(
             f"unknown difficulty {difficulty!r}; choose one of {', '.join(AI_LEVELS)}"

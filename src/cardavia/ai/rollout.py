@@ -1,4 +1,4 @@
-"""What the cheap rollout policies of both games share (:mod:`gd_search`, :mod:`rf_search`).
+"""What the cheap rollout policies of both games share (:mod:`.guandan.search`, :mod:`.runfast.search`).
 
 >>> from dataclasses import dataclass
 >>> @dataclass

@@ -11,6 +11,9 @@
   three times with the agents rotated through the seats. Reported per agent: mean score per
   deal (R-5) and the go-out-first rate.
 
+Each game's format is in its package (:mod:`cardavia.ai.guandan.tournament`,
+:mod:`cardavia.ai.runfast.tournament`), found through :data:`cardavia.ai.games.GAMES`.
+
 A deal's duplicate games form one observation, so the confidence intervals (normal
 approximation, mean ± 1.96·sd/√n over deals) already remove most of the card luck.
 Progress goes to stderr; stdout gets a table, or the JSON summary with ``--json``.
@@ -20,23 +23,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from cardavia.ai import AGENTS, make_agent
 from cardavia.ai.base import Agent
-from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
+from cardavia.ai.difficulty import DIFFICULTIES, agent_for
+from cardavia.ai.expert import ExpertAgent
+from cardavia.ai.games import GAMES, game_ai
+from cardavia.ai.stats import mean_ci
 
 
 def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
     """An agent by name (``cardavia.ai.AGENTS`` or a difficulty), ``think_ms`` for search."""
-    from cardavia.ai import AGENTS, make_agent
-    from cardavia.ai.difficulty import DIFFICULTIES, agent_for
-    from cardavia.ai.expert import ExpertAgent
-
     if name == "expert" and think_ms is not None:
         return ExpertAgent(seed, budget_ms=think_ms, hard_cap_ms=max(2 * think_ms, think_ms + 50))
     if name in AGENTS:
@@ -51,93 +53,13 @@ def deal_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919 + 17) % (2**62)
 
 
-def play_guandan(names: Sequence[str], seed: int, index: int, think_ms: float | None) -> dict[str, Any]:
-    """Deal ``index``: A's and B's wins and levels over the two duplicate games."""
-    ds = deal_seed(seed, index)
-    wins = [0, 0]
-    levels = [0, 0]
-    bombs_on_partner = 0
-    bombs_out = 0
-    overtakes = 0
-    plays = 0
-    for swap in (0, 1):
-        side_of = [(s + swap) % 2 for s in range(4)]  # seat → side (0 = A, 1 = B)
-        agents = [build_agent(names[side_of[s]], ds * 8 + s, think_ms) for s in range(4)]
-        watch = PartnerWatch()
-        deal = play_out(guandan_deal(ds), agents, watch)
-        first = deal.places[0]
-        side = side_of[first]
-        advance = int(deal.result["advance"]) if deal.result else 0
-        wins[side] += 1
-        levels[side] += advance
-        bombs_on_partner += watch.bombs
-        bombs_out += watch.bombs_going_out
-        overtakes += watch.overtakes
-        plays += watch.plays
-    return {
-        "index": index, "wins": wins, "levels": levels,
-        "bombs_on_partner": bombs_on_partner, "bombs_out": bombs_out, "overtakes": overtakes, "plays": plays,
-    }
-
-
-class PartnerWatch:
-    """Counts plays over the partner's winning play (Guandan), bombs apart."""
-
-    def __init__(self) -> None:
-        self.bombs = 0
-        self.bombs_going_out = 0
-        self.overtakes = 0
-        self.plays = 0
-
-    def __call__(self, seat: int, obs: Any, decision: Any, seconds: float) -> None:
-        if decision.combo is None:
-            return
-        self.plays += 1
-        if obs.top is not None and obs.top_seat == (seat + 2) % 4:
-            self.overtakes += 1
-            if decision.combo.tier:
-                self.bombs += 1
-                if decision.combo.size == len(obs.hand):
-                    self.bombs_going_out += 1
-
-
-def play_runfast(names: Sequence[str], seed: int, index: int, think_ms: float | None) -> dict[str, Any]:
-    """Deal ``index`` played three times, agents rotated: score and firsts per agent slot."""
-    ds = deal_seed(seed, index)
-    n = len(names)
-    score = [0.0] * n
-    first = [0] * n
-    games = [0] * n
-    for rot in range(3):
-        slot_of = [(s + rot) % 3 for s in range(3)]  # seat → agent slot
-        agents = [build_agent(names[slot_of[s]], ds * 8 + s, think_ms) for s in range(3)]
-        deal = play_out(runfast_deal(ds), agents)
-        assert deal.result is not None
-        for s in range(3):
-            score[slot_of[s]] += deal.result["scores"][s]
-            games[slot_of[s]] += 1
-        first[slot_of[deal.result["winner"]]] += 1
-    return {"index": index, "score": score, "first": first, "games": games}
-
-
 def _play(args: tuple[str, tuple[str, ...], int, int, float | None]) -> dict[str, Any]:
-    game, names, seed, index, think_ms = args
-    if game == "guandan":
-        return play_guandan(names, seed, index, think_ms)
-    return play_runfast(names, seed, index, think_ms)
+    game, slots, seed, index, think_ms = args
 
+    def build(name: str, agent_seed: int) -> Agent:
+        return build_agent(name, agent_seed, think_ms)
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95 % confidence interval (normal approximation)."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    m = sum(values) / n
-    if n == 1:
-        return m, m, m
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return m, m - half, m + half
+    return game_ai(game).tournament.play(slots, deal_seed(seed, index), index, build)
 
 
 def run(
@@ -150,19 +72,8 @@ def run(
     progress: bool = True,
 ) -> dict[str, Any]:
     """Play the tournament and return its JSON summary."""
-    if game == "guandan":
-        if len(names) != 2:
-            raise ValueError("Guandan tournaments take two agents (team A, team B)")
-        slots = tuple(names)
-    elif game == "runfast":
-        if len(names) == 2:
-            slots = (names[0], names[1], names[1])
-        elif len(names) == 3:
-            slots = tuple(names)
-        else:
-            raise ValueError("Run Fast tournaments take two or three agents")
-    else:
-        raise ValueError(f"unknown game {game!r}; games are guandan and runfast")
+    fmt = game_ai(game).tournament
+    slots = fmt.slots(names)
     for name in set(slots):
         build_agent(name, 0, think_ms)  # fail early on a bad name
     jobs = [(game, slots, seed, i, think_ms) for i in range(deals)]
@@ -187,35 +98,8 @@ def run(
         "game": game, "agents": list(names), "deals": deals, "seed": seed,
         "think_ms": think_ms, "workers": workers, "seconds": round(time.perf_counter() - t0, 1),
     }
-    if game == "guandan":
-        sides = []
-        for side in (0, 1):
-            win = mean_ci([r["wins"][side] / 2 for r in results])
-            lv = mean_ci([r["levels"][side] / 2 for r in results])
-            sides.append({
-                "agent": names[side], "side": "AB"[side],
-                "win_rate": _ci(win, rate=True), "levels_per_deal": _ci(lv),
-            })
-        summary["games"] = 2 * deals
-        summary["sides"] = sides
-        summary["bombs_over_partner"] = sum(r["bombs_on_partner"] for r in results)
-        summary["bombs_over_partner_going_out"] = sum(r.get("bombs_out", 0) for r in results)
-        summary["overtakes_of_partner"] = sum(r["overtakes"] for r in results)
-        summary["plays"] = sum(r["plays"] for r in results)
-    else:
-        per = []
-        for i, name in enumerate(slots):
-            sc = mean_ci([r["score"][i] / r["games"][i] for r in results])
-            fo = mean_ci([r["first"][i] / r["games"][i] for r in results])
-            per.append({"agent": name, "slot": i, "score_per_deal": _ci(sc), "first_rate": _ci(fo, rate=True)})
-        summary["games"] = 3 * deals
-        summary["slots"] = per
+    summary.update(fmt.summarize(results, names, slots))
     return summary
-
-
-def _ci(t: tuple[float, float, float], rate: bool = False) -> dict[str, float]:
-    lo, hi = (max(0.0, t[1]), min(1.0, t[2])) if rate else (t[1], t[2])
-    return {"mean": round(t[0], 4), "lo": round(lo, 4), "hi": round(hi, 4)}
 
 
 def format_table(summary: dict[str, Any]) -> str:
@@ -225,37 +109,13 @@ def format_table(summary: dict[str, Any]) -> str:
         f" duplicate deals ({summary['games']} games), seed {summary['seed']},"
         f" think {summary['think_ms'] or 'default'} ms, {summary['seconds']} s"
     )
-    lines = [head]
-    if summary["game"] == "guandan":
-        lines.append(f"{'side':<6}{'agent':<10}{'deal-win rate [95% CI]':<30}{'levels/deal [95% CI]':<28}")
-        for s in summary["sides"]:
-            w, lv = s["win_rate"], s["levels_per_deal"]
-            lines.append(
-                f"{s['side']:<6}{s['agent']:<10}"
-                f"{w['mean'] * 100:5.1f}% [{w['lo'] * 100:5.1f}, {w['hi'] * 100:5.1f}]{'':<10}"
-                f"{lv['mean']:5.2f} [{lv['lo']:5.2f}, {lv['hi']:5.2f}]"
-            )
-        lines.append(
-            f"plays over the partner's winning play: {summary['overtakes_of_partner']}, of which"
-            f" bombs: {summary['bombs_over_partner']} ({summary['bombs_over_partner_going_out']}"
-            f" of them going out), of {summary['plays']} plays"
-        )
-    else:
-        lines.append(f"{'slot':<6}{'agent':<10}{'score/deal [95% CI]':<28}{'first out [95% CI]':<28}")
-        for s in summary["slots"]:
-            sc, fo = s["score_per_deal"], s["first_rate"]
-            lines.append(
-                f"{s['slot']:<6}{s['agent']:<10}"
-                f"{sc['mean']:+6.2f} [{sc['lo']:+6.2f}, {sc['hi']:+6.2f}]{'':<6}"
-                f"{fo['mean'] * 100:5.1f}% [{fo['lo'] * 100:5.1f}, {fo['hi'] * 100:5.1f}]"
-            )
-    return "\n".join(lines)
+    return "\n".join([head, *game_ai(summary["game"]).tournament.lines(summary)])
 
 
 def tournament_main(argv: list[str]) -> int:
     """``cardavia tournament …``; returns the exit status."""
     parser = argparse.ArgumentParser(prog="cardavia tournament", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", required=True, choices=["guandan", "runfast"])
+    parser.add_argument("--game", required=True, choices=list(GAMES))
     parser.add_argument("--agents", required=True, nargs="+", metavar="AGENT")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
@@ -278,6 +138,9 @@ def tournament_main(argv: list[str]) -> int:
     else:
         print(format_table(summary))
     return 0
+
+
+__all__ = ["build_agent", "deal_seed", "format_table", "mean_ci", "run", "tournament_main"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,13 +17,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardavia.ai.reasons import Reason, because, combo_arg
+from cardavia.cards import Card
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo
 from cardavia.rules.guandan.moves import Pattern
 from cardavia.rules.runfast.moves import concretize, patterns, rank_counts
 
-from .reasons import Reason, because, combo_arg
-from .rf_plan import Plan, best_plan, remove_pattern
+from .plan import Plan, best_plan, remove_pattern
 
 BOMB_REPLY_BONUS = 1.2  # plan-score units: a standing reply bomb is worth 20 points
 
@@ -160,8 +161,39 @@ def _follow(
     )
 
 
-def to_combo(pattern: Pattern, cnt: Sequence[int], opening: bool) -> Combo:
-    return concretize(pattern, cnt, opening)
+# ---- what the agents call (through :data:`cardavia.ai.games.GAMES`)
 
 
-__all__ = ["BOMB_REPLY_BONUS", "RfConfig", "RfView", "choose", "to_combo", "view_of"]
+def legal(obs: Observation, cnt: list[int]) -> list[Pattern]:
+    """The abstract moves the observing seat may play now (a pass is not included)."""
+    return patterns(cnt, obs.top, obs.opening)
+
+
+def combo(obs: Observation, pattern: Pattern, cnt: list[int]) -> Combo:
+    """One concrete card choice for ``pattern`` (the opening play includes 3h)."""
+    return concretize(pattern, cnt, obs.opening)
+
+
+def decide(
+    obs: Observation, cnt: list[int], rng: random.Random, noise: float = 0.0, blocking: bool = True
+) -> tuple[Pattern | None, Reason]:
+    """The basic move for ``obs`` (None = pass, only when no reply exists) and its reason."""
+    return choose(view_of(obs, cnt), RfConfig(noise=noise, blocking=blocking), rng)
+
+
+def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
+    """Run Fast has no tribute, so no card is ever given back."""
+    raise ValueError("Run Fast has no tribute: there is no card to return")
+
+
+__all__ = [
+    "BOMB_REPLY_BONUS",
+    "RfConfig",
+    "RfView",
+    "choose",
+    "combo",
+    "decide",
+    "give_back",
+    "legal",
+    "view_of",
+]

@@ -20,12 +20,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.cards import Card
+from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType
 from cardavia.rules.guandan.moves import Pattern, concretize, patterns, rank_counts
 
-from .gd_plan import UNIT_COST, Plan, best_plan, remove_pattern
-from .reasons import Reason, because, combo_arg
+from .plan import UNIT_COST, Plan, best_plan, remove_pattern
 
 _BOMB_TYPES = (ComboType.BOMB, ComboType.STRAIGHT_FLUSH, ComboType.JOKER_BOMB)
 
@@ -261,8 +262,50 @@ def choose_return(options: Sequence[Card], cnt: Sequence[int], level: int) -> tu
     )
 
 
-def to_combo(pattern: Pattern, cnt: Sequence[int], level: int) -> Combo:
-    return concretize(pattern, cnt, level)
+# ---- what the agents call (through :data:`cardavia.ai.games.GAMES`)
 
 
-__all__ = ["UNIT_COST", "GdConfig", "GdView", "choose", "choose_return", "opponents", "plan_of", "to_combo"]
+def level_of(obs: Observation) -> int:
+    """The level being played (every Guandan observation has one)."""
+    assert obs.level is not None
+    return obs.level
+
+
+def legal(obs: Observation, cnt: list[int]) -> list[Pattern]:
+    """The abstract moves the observing seat may play now (a pass is not included)."""
+    return patterns(cnt, level_of(obs), obs.top)
+
+
+def combo(obs: Observation, pattern: Pattern, cnt: list[int]) -> Combo:
+    """One concrete card choice for ``pattern`` (wilds spent last)."""
+    return concretize(pattern, cnt, level_of(obs))
+
+
+def decide(
+    obs: Observation, cnt: list[int], rng: random.Random, noise: float = 0.0, blocking: bool = True
+) -> tuple[Pattern | None, Reason]:
+    """The basic move for ``obs`` (None = pass) and its reason; ``blocking`` also turns the
+    partner help on."""
+    view = GdView(obs.seat, cnt, level_of(obs), obs.hand_sizes, obs.top, obs.top_seat)
+    return choose(view, GdConfig(noise=noise, blocking=blocking, partner_help=blocking), rng)
+
+
+def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
+    """The tribute return (G-3.5) among ``obs.return_options``."""
+    return choose_return(obs.return_options, cnt, level_of(obs))
+
+
+__all__ = [
+    "UNIT_COST",
+    "GdConfig",
+    "GdView",
+    "choose",
+    "choose_return",
+    "combo",
+    "decide",
+    "give_back",
+    "legal",
+    "level_of",
+    "opponents",
+    "plan_of",
+]

@@ -5,7 +5,7 @@
   proves the passer held no reply to that play, and hands only shrink): samples where a
   seat could have replied to a play it passed on are rejected; ranks a seat provably lacks
   (any single above a passed single, any bomb) go to the other seat first.
-* **Rollouts**: seats play from their planner units (:mod:`cardavia.ai.rf_plan`) under the
+* **Rollouts**: seats play from their planner units (:mod:`cardavia.ai.runfast.plan`) under the
   real must-beat rule; when no unit fits but a reply exists, the seat must break its plan
   (lowest reply, then re-plan). Bombs count as replies (+20 when left standing).
 * **Value**: the seat's settlement score (R-5), computed exactly from the simulated end.
@@ -16,12 +16,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardavia.ai.reasons import Reason, because, combo_arg
+from cardavia.ai.rollout import last_plays_lead, lead_weakest
+from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.tracking import Tracked, unseen_cards
+from cardavia.cards import N_CODES, counts, runfast_deck
+from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType
 from cardavia.rules.guandan.moves import Pattern
-from cardavia.rules.runfast.moves import patterns
+from cardavia.rules.runfast.moves import patterns, rank_counts
 
-from .rf_plan import Plan, Unit, best_plan, power_of, remove_pattern
-from .rollout import last_plays_lead, lead_weakest
+from . import basic
+from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 
 SEATS = 3
 
@@ -35,8 +41,8 @@ def sim_units(plan: Plan) -> list[SimUnit]:
 
 
 def fake_cnt(rc: Sequence[int]) -> list[int]:
-    """A 54-entry count array with the rank counts on one suit code (for ``patterns``)."""
-    cnt = [0] * 54
+    """A count array with the rank counts on one suit code (for ``patterns``)."""
+    cnt = [0] * N_CODES
     for r in range(2, 15):
         cnt[(r - 2) * 4] = rc[r]
     return cnt
@@ -216,13 +222,122 @@ def units_after(rc: list[int], move: Pattern) -> list[SimUnit]:
     return sim_units(best_plan(remove_pattern(rc, move)))
 
 
+# ---- card tracking: every pass is a hard "no reply" (R-3.4)
+
+_DECK = counts(runfast_deck())
+
+
+def track(obs: Observation) -> Tracked:
+    """The unseen cards and, per seat, the plays it passed on (it held no reply to them)."""
+    unseen, _ = unseen_cards(obs, _DECK)
+    return Tracked(unseen, {}, _passes(obs), list(obs.played_any))
+
+
+def _passes(obs: Observation) -> dict[int, list[Combo]]:
+    """Seat → the plays it passed on (a trick ends after a full round of passes)."""
+    no_reply: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    passes = 0
+    for seat, combo in obs.history:
+        if combo is not None:
+            top = combo
+            passes = 0
+        else:
+            if top is not None:
+                no_reply.setdefault(seat, []).append(top)
+            passes += 1
+            if passes >= obs.n_seats - 1:
+                top = None
+                passes = 0
+    return no_reply
+
+
+# ---- the expert's move
+
+
+def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
+    """The expert's Run Fast move (None = pass) and its reason; the search started at ``t0``."""
+    me = obs.seat
+    default, reason = basic.decide(obs, cnt, search.rng)
+    moves = patterns(cnt, obs.top, obs.opening)
+    if not moves or len(moves) == 1:
+        return default, reason
+    size = sum(cnt)
+    if default is not None and default.size == size:
+        return default, reason
+    tracked = track(obs)
+    unseen_rc = rank_counts(tracked.unseen)
+    rc = rank_counts(cnt)
+    plan = best_plan(rc)
+    if obs.top is None and not obs.opening and len(plan.units) <= 4:
+        safe = [u for u in plan.units if unbeatable(u.pattern, unseen_rc)]
+        if safe and len(plan.units) - len(safe) <= 1:
+            u = max(safe, key=lambda u: (u.size, u.value))
+            return u.pattern, because(
+                "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                combo=combo_arg(u.pattern),
+            )
+    candidates: list[Pattern | None] = [default]
+    if obs.top is None and not obs.opening:
+        leads = sorted(
+            (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.15 * u.size
+        )
+        for u in leads[:3] + leads[-1:]:
+            if u.pattern not in candidates:
+                candidates.append(u.pattern)
+    else:
+        ranked = sorted(
+            moves,
+            key=lambda m: -(best_plan([a - b for a, b in zip(rc, _slots_rc(m), strict=True)]).score),
+        )
+        add_new(candidates, ranked[:3])
+        add_smallest_bomb(candidates, moves)
+    candidates = candidates[: search.max_candidates]
+    if len(candidates) == 1:
+        return default, reason
+    mine = [units_of(rc) if c is None else units_after(rc, c) for c in candidates]
+    passes = trailing_passes(obs)
+    standing: int | None = None  # R-5.4: the reply bomb standing on this trick
+    for i, (seat, combo) in enumerate(obs.trick):
+        if i > 0 and combo is not None and combo.tier in (1, 2):
+            standing = seat
+    bonuses = list(obs.extra.get("bomb_bonuses", []))
+    sizes = list(obs.hand_sizes)
+
+    def one_sample() -> list[float]:
+        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng)
+        others = {s: units_of(h) for s, h in hands.items()}
+        values: list[float] = []
+        for c, my_units in zip(candidates, mine, strict=True):
+            rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
+            units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]
+            values.append(
+                rollout(
+                    units, rcs, me, obs.top, obs.top_seat, passes,
+                    list(tracked.played_any), list(bonuses), standing, me, c,
+                )
+            )
+        return values
+
+    return search.run(candidates, default, one_sample, t0, reason)
+
+
+def _slots_rc(m: Pattern) -> list[int]:
+    out = [0] * 15
+    for r, n in m.slots:
+        out[r] += n
+    return out
+
+
 __all__ = [
     "SimUnit",
+    "decide",
     "fake_cnt",
     "has_reply",
     "rollout",
     "sample_hands",
     "settle_scores",
+    "track",
     "unbeatable",
     "units_after",
     "units_of",

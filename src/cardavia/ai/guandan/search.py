@@ -5,7 +5,7 @@
   and has not played, a return card this seat gave it) are placed first. Passes are only
   soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
   group makes hands holding a reply less likely (:func:`sample_hands`), never impossible.
-* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.gd_plan`) with a
+* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.guandan.plan`) with a
   cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
   partner, bombs only against a short opponent or to go out). The whole deal is simulated
   on card counts until the result for the team is known.
@@ -19,12 +19,19 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardavia.ai.reasons import Reason, because, combo_arg
+from cardavia.ai.rollout import last_plays_lead, lead_weakest
+from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.tracking import Tracked, still_held, unseen_cards
+from cardavia.cards import N_CODES, counts, guandan_deck
+from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType
 from cardavia.rules.guandan.combos import BJ, group_power
 from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
 
-from .gd_plan import Plan, best_plan, remove_pattern
-from .rollout import last_plays_lead, lead_weakest
+from . import basic
+from .basic import level_of
+from .plan import Plan, best_plan, remove_pattern
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
@@ -84,7 +91,7 @@ def sample_hands(
 ) -> dict[int, list[int]]:
     """Count arrays for the other seats, consistent with counts and known cards.
 
-    ``passed_on`` (seat → plays it passed on, :mod:`cardavia.ai.tracking`) weighs the deal:
+    ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
     each pass the sampled hand could have answered with a plain reply keeps the sample
     with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
     least contradicted sample).
@@ -137,7 +144,7 @@ def _deal_unseen(
     for s in range(4):
         if s == me:
             continue
-        cnt = [0] * 54
+        cnt = [0] * N_CODES
         for code in known.get(s, []):
             if code in pool and sum(cnt) < sizes[s]:
                 pool.remove(code)
@@ -284,11 +291,133 @@ def unbeatable(move: Pattern, unseen: Sequence[int], level: int) -> bool:
     return not patterns(unseen, level, move)
 
 
+# ---- card tracking: tribute cards known held, passes as soft evidence
+
+_DECK = counts(guandan_deck())
+
+#: Guandan plays whose passes are read as soft evidence (the groups a hand often holds).
+_SOFT_TYPES = frozenset({ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE})
+
+
+def track(obs: Observation) -> Tracked:
+    """The unseen cards, the tribute cards a seat surely holds, and the passes on plain
+    groups (soft evidence, weighed by :func:`sample_hands`)."""
+    unseen, played = unseen_cards(obs, _DECK)
+    # tribute cards a seat received (and my returns to a payer) are in that hand,
+    # unless that seat has since played a card of the same code
+    gifts: list[tuple[int, int]] = [(r, c.code) for g, r, c in obs.tributes if r != obs.seat]
+    gifts += [(r, c.code) for g, r, c in obs.my_returns if g == obs.seat and r != obs.seat]
+    known = still_held(gifts, played, unseen)
+    return Tracked(unseen, known, _soft_passes(obs), list(obs.played_any))
+
+
+def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
+    """Seat → the opponents' non-bomb singles, pairs and triples it passed on.
+
+    A pass always answers the latest play (a trick never starts with a pass), and a hand
+    only shrinks, so "no plain reply then" also holds for the hand now.
+    """
+    passes: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    top_seat = -1
+    for seat, combo in obs.history:
+        if combo is not None:
+            top, top_seat = combo, seat
+        elif (
+            top is not None
+            and not top.tier
+            and top.type in _SOFT_TYPES
+            and (seat - top_seat) % 2  # an opponent's play, not the partner's
+            and seat != obs.seat
+        ):
+            passes.setdefault(seat, []).append(top)
+    return passes
+
+
+# ---- the expert's move
+
+
+def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
+    """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
+    level = level_of(obs)
+    me = obs.seat
+    default, reason = basic.decide(obs, cnt, search.rng)
+    size = sum(cnt)
+    if default is not None and default.size == size:
+        return default, reason
+    moves = patterns(cnt, level, obs.top)
+    if not moves:
+        return None, reason
+    tracked = track(obs)
+    rc, w = rank_counts(cnt, level)
+    plan = best_plan(rc, w, level)
+    # exact endgame: all planned plays but one cannot be beaten by any unseen cards
+    if obs.top is None and size <= 12 and len(plan.units) <= 4:
+        units = [u for u in plan.units]
+        safe = [u for u in units if unbeatable(u.pattern(level), tracked.unseen, level)]
+        if safe and len(units) - len(safe) <= 1:
+            u = max(safe, key=lambda u: u.size)
+            p = u.pattern(level)
+            return p, because(
+                "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                combo=combo_arg(p),
+            )
+    candidates: list[Pattern | None] = [default]
+    if obs.top is None:
+        leads = sorted(
+            (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
+        )
+        for u in leads[:3] + leads[-1:]:
+            p = u.pattern(level)
+            if p not in candidates:
+                candidates.append(p)
+    elif obs.top_seat == (me + 2) % 4:
+        # never overtake the partner's winning play by search: pass or the basic move
+        if None not in candidates:
+            candidates.append(None)
+    else:
+        if None not in candidates:
+            candidates.append(None)
+        plain = [m for m in moves if m.tier == 0]
+        add_new(candidates, basic.shortlist(plain, rc, keep=3))
+        add_smallest_bomb(candidates, moves)
+    candidates = candidates[: search.max_candidates]
+    if len(candidates) == 1:
+        return default, reason
+    mine: list[list[SimUnit]] = []
+    for c in candidates:
+        if c is None:
+            mine.append(sim_units(plan, level))
+        else:
+            mine.append(units_after(cnt, level, c))
+    sizes = list(obs.hand_sizes)
+    passes = trailing_passes(obs)
+
+    def one_sample() -> list[float]:
+        hands = sample_hands(me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level)
+        others = {s: units_of(h, level) for s, h in hands.items()}
+        values: list[float] = []
+        for c, my_units in zip(candidates, mine, strict=True):
+            units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
+            first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
+            values.append(
+                rollout(
+                    units, list(sizes), me, obs.top, obs.top_seat, passes,
+                    list(obs.places), me, first,
+                )
+            )
+        return values
+
+    return search.run(candidates, default, one_sample, t0, reason)
+
+
 __all__ = [
     "SimUnit",
+    "decide",
     "rollout",
     "sample_hands",
     "sim_units",
+    "track",
     "unbeatable",
     "units_after",
     "units_of",

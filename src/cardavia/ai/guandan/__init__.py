@@ -1,0 +1,1 @@
+"""The Guandan AI: hand planner (:mod:`.plan`), basic policy (:mod:`.basic`), search (:mod:`.search`)."""

@@ -1,6 +1,6 @@
 """The ``cardavia`` command line: rules oracle, self-play, replay, server, tournaments.
 
-``cardavia rules …`` follows ``shared/spec/cli.md``: one JSON object on stdout, exit 0;
+``cardavia rules …`` follows ``docs/cli.md``: one JSON object on stdout, exit 0;
 bad input → ``{"error": …}`` on stdout and exit status 2, never a traceback.
 """
 

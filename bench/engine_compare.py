@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,8 +31,8 @@ def run(tree: Path, seconds: float, samples: int) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     cmd = [sys.executable, "-c", "import sys; from cardavia.benchmark import main; sys.exit(main(sys.argv[1:]))",
            "--seconds", str(seconds), "--samples", str(samples)]
-    if hasattr(os, "sched_setaffinity"):
-        cmd = ["taskset", "-c", "0", *cmd] if subprocess.run(["which", "taskset"], capture_output=True).returncode == 0 else cmd
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", *cmd]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     figures: dict[str, float] = {}
     for m in FIGURE.finditer(out):

@@ -289,23 +289,6 @@ def runfast_deck() -> list[Card]:
     ]
 
 
-#: How many card codes there are (0–53): the length of a count array.
-N_CODES = 54
-
-
-def counts(cards: Iterable[Card]) -> list[int]:
-    """The count array of a card multiset: entry ``code`` holds how many of that card.
-
-    >>> cnt = counts(parse_cards("7h 7h RJ"))
-    >>> len(cnt), cnt[Card.parse("7h").code], sum(cnt)
-    (54, 2, 3)
-    """
-    cnt = [0] * N_CODES
-    for c in cards:
-        cnt[c.code] += 1
-    return cnt
-
-
 def check_in_deck(cards: Iterable[Card], deck: Iterable[Card], game: str) -> None:
     """Raise :class:`CardError` when ``cards`` hold a card the deck lacks, or too many copies.
 

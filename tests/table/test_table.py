@@ -20,7 +20,6 @@ from cardavia.table import (
     TableConfig,
     public_event,
 )
-
 from tests.server.leaks import check_no_leaks
 from tests.server.ws_client import choose, must_act
 

@@ -25,9 +25,8 @@ from cardavia.ai.search import Search
 from cardavia.ai.tracking import Tracked
 from cardavia.cards import Card, counts
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo
+from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.deal import GuandanDeal
-from cardavia.rules.guandan.moves import Pattern
 from cardavia.rules.runfast.deal import RunFastDeal
 
 from .guandan import basic as gd_basic

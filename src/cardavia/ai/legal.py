@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from cardavia.cards import counts
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import Combo, Pattern
 
 from .games import game_ai
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardavia.rules.combo import ComboType
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import ComboType, Pattern
 
 #: One argument: a string (number, card text) or a combo object.
 ReasonArg = str | dict[str, Any]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardavia.observation import Observation
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import Pattern
 
 from .reasons import Reason, ReasonArg, because, combo_arg
 

@@ -35,6 +35,7 @@ from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.games import GAMES, game_ai
 from cardavia.ai.stats import mean_ci
+from cardavia.rules.seeds import deal_seed
 
 
 def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
@@ -47,10 +48,6 @@ def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
         return agent_for(name, seed)
     known = ", ".join([*sorted(AGENTS), *DIFFICULTIES])
     raise ValueError(f"unknown agent {name!r}; choose one of {known}")
-
-
-def deal_seed(seed: int, index: int) -> int:
-    return (seed * 1_000_003 + index * 7_919 + 17) % (2**62)
 
 
 def _play(args: tuple[str, tuple[str, ...], int, int, float | None]) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.cards import Card
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo, ComboType
-from cardavia.rules.guandan.moves import Pattern, concretize, patterns, rank_counts
+from cardavia.rules.combo import Combo, ComboType, Pattern
+from cardavia.rules.guandan.moves import concretize, patterns, rank_counts
 
 from .plan import UNIT_COST, Plan, best_plan, remove_pattern
 

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardavia.rules.combo import ComboType
+from cardavia.rules.combo import ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, RJ, group_power, natural_window, tier_power
-from cardavia.rules.guandan.moves import Pattern
 
 UNIT_COST = 1.0
 WILD_VALUE = 0.6

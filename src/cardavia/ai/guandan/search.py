@@ -25,9 +25,9 @@ from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_pass
 from cardavia.ai.tracking import Tracked, still_held, unseen_cards
 from cardavia.cards import N_CODES, counts, guandan_deck
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo, ComboType
+from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
-from cardavia.rules.guandan.moves import Pattern, patterns, rank_counts
+from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic
 from .basic import level_of

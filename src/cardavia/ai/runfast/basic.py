@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.cards import Card
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.runfast.moves import concretize, patterns, rank_counts
 
 from .plan import Plan, best_plan, remove_pattern

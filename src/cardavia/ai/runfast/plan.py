@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardavia.rules.combo import ComboType
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import ComboType, Pattern
 from cardavia.rules.runfast.moves import ACE_BOMB, BOMB, PAIR, PAIR_RUN, SINGLE, STRAIGHT, TRIPLE
 
 UNIT_COST = 1.0

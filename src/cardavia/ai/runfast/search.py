@@ -22,8 +22,7 @@ from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_pass
 from cardavia.ai.tracking import Tracked, unseen_cards
 from cardavia.cards import N_CODES, counts, runfast_deck
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo, ComboType
-from cardavia.rules.guandan.moves import Pattern
+from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic

@@ -15,7 +15,8 @@ import os
 import time
 
 from cardavia.ai import make_agent
-from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
+from cardavia.ai.runner import play_out
+from cardavia.rules.games import GAME_NAMES, find_game
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -32,28 +33,25 @@ def measure(agent_name: str, game: str, games: int, seed: int) -> list[float]:
     def on(seat: int, obs: object, decision: object, seconds: float) -> None:
         times.append(seconds)
 
+    rules = find_game(game)
     for g in range(games):
         s = seed + g
-        if game == "guandan":
-            agents = [make_agent(agent_name, s * 4 + i) for i in range(4)]
-            play_out(guandan_deal(s), agents, on)
-        else:
-            agents = [make_agent(agent_name, s * 3 + i) for i in range(3)]
-            play_out(runfast_deal(s), agents, on)
+        agents = [make_agent(agent_name, s * rules.seats + i) for i in range(rules.seats)]
+        play_out(rules.fresh_deal(s), agents, on)
     return times
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--agents", nargs="+", default=["basic", "expert"])
-    parser.add_argument("--game", choices=["guandan", "runfast", "both"], default="both")
+    parser.add_argument("--game", choices=[*GAME_NAMES, "both"], default="both")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cpu", type=int, default=0, help="CPU to pin to (-1: no pinning)")
     args = parser.parse_args()
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
-    games = ["guandan", "runfast"] if args.game == "both" else [args.game]
+    games = list(GAME_NAMES) if args.game == "both" else [args.game]
     print(f"{'agent':<14}{'game':<9}{'moves':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     for name in args.agents:
         for game in games:

@@ -90,7 +90,7 @@ def test_guandan_agents_see_only_their_observation() -> None:
         Spy(ExpertAgent(1, budget_ms=3, hard_cap_ms=30) if s % 2 == 0 else BasicAgent(s), ref)
         for s in range(4)
     ]
-    for _ in range(2):
+    for _ in range(3):
         deal = match.start_deal()
         ref[:] = [deal]
         while not deal.over:

@@ -20,10 +20,8 @@ from collections.abc import Callable, Sequence
 from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.rules.events import Event
 from cardavia.rules.guandan.deal import GuandanDeal
-from cardavia.rules.guandan.deal import deal_hands as guandan_hands
 from cardavia.rules.observation import Observation, observation
 from cardavia.rules.runfast.deal import RunFastDeal
-from cardavia.rules.runfast.deal import deal_hands as runfast_hands
 from cardavia.rules.trick import PHASE_TRIBUTE, TrickDeal
 
 OnAct = Callable[[int, Observation, Decision, float], None]
@@ -74,15 +72,12 @@ def play_out(deal: TrickDeal, agents: Sequence[Agent], on_act: OnAct | None = No
 
 def guandan_deal(seed: int, level: int | None = None) -> GuandanDeal:
     """A fresh first-of-match Guandan deal from ``seed`` (level from the seed unless given)."""
-    hands, leader = guandan_hands(seed)
-    lv = 2 + seed % 13 if level is None else level
-    return GuandanDeal.start(hands, lv, seed=seed, team_levels=(lv, lv), leader=leader)
+    return GuandanDeal.fresh(seed, level)
 
 
 def runfast_deal(seed: int) -> RunFastDeal:
     """A fresh Run Fast deal from ``seed``."""
-    hands, _ = runfast_hands(seed)
-    return RunFastDeal.start(hands, seed=seed)
+    return RunFastDeal.fresh(seed)
 
 
 __all__ = ["OnAct", "apply_decision", "decide", "guandan_deal", "play_out", "runfast_deal", "step", "take_turn"]

@@ -82,6 +82,11 @@ class Game:
     record: Callable[[TrickDeal], dict[str, Any]]
     replay: Callable[[dict[str, Any], Carry | None], tuple[dict[str, Any], Carry | None]]
 
+    def fresh_deal(self, seed: int, level: int | None = None) -> TrickDeal:
+        """A self-contained first deal shuffled from ``seed`` (a board for tournaments and
+        benchmarks; Guandan's level from the seed unless given)."""
+        return self.deal_class.fresh(seed, level)
+
     def new_series(self, seed: int = 0, *, keep_finished: bool = True) -> Series[TrickDeal]:
         """A new match (Guandan) or session (Run Fast)."""
         return self.series(seed, keep_finished=keep_finished)

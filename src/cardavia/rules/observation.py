@@ -14,11 +14,13 @@ to a browser; agents receive the :class:`Observation` itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.cards import Card, Rank, card_strings
 from cardavia.rules.combo import Combo
-from cardavia.rules.trick import TrickDeal
+
+if TYPE_CHECKING:  # the deal imports this module for its own observation()
+    from cardavia.rules.trick import TrickDeal
 
 #: One entry of the public history: (seat, combo), or (seat, None) for a pass.
 HistoryEntry = tuple[int, Combo | None]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from cardavia.cards import (
     ALL_CARDS,
@@ -47,6 +47,7 @@ from cardavia.rules.events import (
     TributeCancelled,
     TributePaid,
 )
+from cardavia.rules.observation import Observation, observation
 
 #: What a caller may pass to say which reading is meant: a Combo, a type, or (type, rank).
 Interpretation = Combo | ComboType | str | tuple[ComboType | str, str | int | None] | None
@@ -97,6 +98,11 @@ class TrickDeal(ABC):
         #: recipient → payer for each return card still owed (G-3.5); empty outside tribute
         self.pending_returns: dict[int, int] = {}
 
+    @classmethod
+    @abstractmethod
+    def fresh(cls, seed: int, level: int | None = None) -> Self:
+        """A self-contained first deal shuffled from ``seed`` (the game's own level rules)."""
+
     # ------------------------------------------------------------------ reading the state
 
     def hand(self, seat: int) -> list[Card]:
@@ -128,6 +134,10 @@ class TrickDeal(ABC):
             if self.size[s] > 0:
                 return s
         return seat
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know of this deal (see :func:`cardavia.rules.observation.observation`)."""
+        return observation(self, seat)
 
     def to_act(self) -> list[int]:
         """The seats whose action the deal waits for: the recipients owing a return card in

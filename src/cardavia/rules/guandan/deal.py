@@ -73,6 +73,14 @@ class GuandanDeal(TrickDeal):
         return deal
 
     @classmethod
+    def fresh(cls, seed: int, level: int | None = None) -> GuandanDeal:
+        """A first-of-match deal shuffled from ``seed`` at ``level`` (both teams there; from
+        the seed when not given: 2 + seed mod 13) — a self-contained board for tournaments."""
+        hands, leader = deal_hands(seed)
+        lv = 2 + seed % 13 if level is None else level
+        return cls.start(hands, lv, seed=seed, team_levels=(lv, lv), leader=leader)
+
+    @classmethod
     def from_events(cls, events: Sequence[Event]) -> GuandanDeal:
         """Rebuild a deal by folding its event log."""
         first = events[0]

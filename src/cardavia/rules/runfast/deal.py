@@ -107,6 +107,12 @@ class RunFastDeal(TrickDeal):
         return cls(DealStarted(cls.game, deal_index, seed, frozen, None, leader, None))
 
     @classmethod
+    def fresh(cls, seed: int, level: int | None = None) -> RunFastDeal:
+        """A deal shuffled from ``seed`` (``level`` is ignored: Run Fast has none)."""
+        hands, _ = deal_hands(seed)
+        return cls.start(hands, seed=seed)
+
+    @classmethod
     def from_events(cls, events: Sequence[Event]) -> RunFastDeal:
         """Rebuild a deal by folding its event log."""
         if not events or not isinstance(events[0], DealStarted):

@@ -31,6 +31,16 @@ def rebuild(data: dict[str, Any], *, keep_finished: bool = True) -> Table:
     return Table.rebuild(config, [e["event"] for e in data["log"]], keep_finished=keep_finished)
 
 
+#: Observation fields added after the fixtures were written (extensions, not changes).
+ADDED_FIELDS = frozenset({"has_reply"})
+
+
+def as_stored(obs: dict[str, Any]) -> dict[str, Any]:
+    """An observation as the old code wrote it: the fields added since are left out."""
+    assert ADDED_FIELDS <= obs.keys()
+    return {k: v for k, v in obs.items() if k not in ADDED_FIELDS}
+
+
 def person_step(table: Table) -> None:
     hint = table.hint(0)
     if table.phase == "tribute":
@@ -54,7 +64,7 @@ def test_rebuilt_table_reports_what_the_old_code_stored(name: str) -> None:
     assert table.seats_to_act() == expect["seats_to_act"]
     assert table.match_json() == expect["match"]
     for seat, obs in enumerate(expect["observations"]):
-        assert table.observation_json(seat) == obs, f"seat {seat}"
+        assert as_stored(table.observation_json(seat)) == obs, f"seat {seat}"
     # since this change a restart begins a new match or session (G-1.7): the records list
     # only the deals finished since the last restart, as the old code wrote them
     restarts = [e["seq"] for e in data["log"] if e["event"]["event"] == "restarted"]
@@ -75,7 +85,7 @@ def test_server_style_rebuild_keeps_the_same_state(name: str) -> None:
     assert table.seq == data["expect"]["seq"]
     assert table.match_json() == data["expect"]["match"]
     for seat, obs in enumerate(data["expect"]["observations"]):
-        assert table.observation_json(seat) == obs
+        assert as_stored(table.observation_json(seat)) == obs
 
 
 def test_the_fixtures_hold_what_they_claim() -> None:

@@ -57,6 +57,8 @@ class Observation:
     my_returns: tuple[tuple[int, int, Card], ...] = ()  # returns this seat gave or received
     result: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: on the seat's own turn over a trick: whether anything in its hand beats it (else None)
+    has_reply: bool | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -94,6 +96,7 @@ class Observation:
             "return_options": card_strings(self.return_options),
             "my_returns": [{"from": g, "to": r, "card": str(c)} for g, r, c in self.my_returns],
             "result": self.result,
+            "has_reply": self.has_reply,
             **({"extra": self.extra} if self.extra else {}),
         }
 
@@ -121,6 +124,7 @@ def observation(deal: TrickDeal, seat: int, *, history: bool = True) -> Observat
         places=tuple(deal.places),
         played_any=tuple(deal.played_any),
         can_pass=deal.can_pass(seat),
+        has_reply=deal.has_reply(seat) if deal.phase == "play" and deal.turn == seat and deal.top is not None else None,
         result=deal.result,
         **deal.public_fields(seat),
     )

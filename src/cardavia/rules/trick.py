@@ -168,6 +168,10 @@ class TrickDeal(ABC):
         return self.moves_for(who)
 
     @abstractmethod
+    def has_reply(self, seat: int) -> bool:
+        """Whether ``seat`` holds anything that beats the trick's top play (bombs included)."""
+
+    @abstractmethod
     def moves_for(self, seat: int) -> list[Combo]:
         """The game's concrete legal plays for ``seat`` in the current situation."""
 

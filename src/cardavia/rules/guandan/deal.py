@@ -18,7 +18,7 @@ from cardavia.rules.errors import CardsNotInHand, DealOver, IllegalPlay, NotYour
 from cardavia.rules.events import DealStarted, Event, LeaderSet, Returned, TributeCancelled, TributePaid
 from cardavia.rules.guandan.combos import readings_of
 from cardavia.rules.guandan.levels import DealSettlement, settle_deal
-from cardavia.rules.guandan.moves import all_moves
+from cardavia.rules.guandan.moves import all_moves, patterns
 from cardavia.rules.guandan.tribute import TributePlan, partner, plan_tribute, return_eligible
 from cardavia.rules.trick import PHASE_OVER, PHASE_PLAY, PHASE_TRIBUTE, TrickDeal
 
@@ -153,6 +153,9 @@ class GuandanDeal(TrickDeal):
 
     def readings(self, cards: Sequence[Card]) -> list[Combo]:
         return readings_of(cards, self.level)
+
+    def has_reply(self, seat: int) -> bool:
+        return bool(patterns(self.cnt[seat], self.level, self.top))
 
     def moves_for(self, seat: int) -> list[Combo]:
         return all_moves(self.cnt[seat], self.level, self.top)

@@ -25,7 +25,7 @@ from cardavia.rules.runfast.combos import (
     check_cards,
     readings_of,
 )
-from cardavia.rules.runfast.moves import Pattern, all_moves, concretize, patterns
+from cardavia.rules.runfast.moves import Pattern, all_moves, concretize, has_reply, patterns
 from cardavia.rules.runfast.settlement import settle
 from cardavia.rules.trick import TrickDeal
 
@@ -147,6 +147,9 @@ class RunFastDeal(TrickDeal):
             "must_include": THREE_HEARTS if opening and self.turn == seat else None,
             "extra": self.public_extras(),
         }
+
+    def has_reply(self, seat: int) -> bool:
+        return self.top is not None and has_reply(self.cnt[seat], self.top)
 
     def moves_for(self, seat: int) -> list[Combo]:
         return all_moves(self.cnt[seat], self.top, self._opening)

@@ -37,7 +37,7 @@ ADDED_FIELDS = frozenset({"has_reply"})
 
 def as_stored(obs: dict[str, Any]) -> dict[str, Any]:
     """An observation as the old code wrote it: the fields added since are left out."""
-    assert ADDED_FIELDS <= obs.keys()
+    assert obs.keys() >= ADDED_FIELDS
     return {k: v for k, v in obs.items() if k not in ADDED_FIELDS}
 
 

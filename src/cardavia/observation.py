@@ -54,6 +54,7 @@ class Observation:
     my_returns: tuple[tuple[int, int, Card], ...] = ()  # returns this seat gave or received
     result: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    has_reply: bool | None = None  # on the seat's turn over a top play: can anything beat it?
 
     @property
     def my_turn(self) -> bool:
@@ -97,6 +98,7 @@ class Observation:
             "return_options": card_strings(self.return_options),
             "my_returns": [{"from": g, "to": r, "card": str(c)} for g, r, c in self.my_returns],
             "result": self.result,
+            "has_reply": self.has_reply,
             **({"extra": self.extra} if self.extra else {}),
         }
 
@@ -137,7 +139,15 @@ def observation(deal: TrickDeal, seat: int, *, history: bool = True) -> Observat
         and deal.top is not None
         and deal.check_pass(seat) is None
     )
+    has_reply = None
+    if deal.phase == "play" and deal.turn == seat and deal.top is not None:
+        from cardavia.rules.guandan.moves import patterns as gd_patterns
+        from cardavia.rules.runfast.moves import has_reply as rf_has_reply
+
+        cnt = deal.cnt[seat]
+        has_reply = bool(gd_patterns(cnt, level, deal.top)) if level else rf_has_reply(cnt, deal.top)
     return Observation(
+        has_reply=has_reply,
         game=deal.game,
         seat=seat,
         n_seats=deal.n_seats,

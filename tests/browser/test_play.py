@@ -24,6 +24,7 @@ from tests.browser.conftest import (
     click_move,
     focus_hand,
     key_move,
+    open_drawer,
     open_table,
     play_until_over,
     seq,
@@ -91,7 +92,8 @@ def test_runfast_deal_by_clicking(page: Page, live: Live, watched: Watch) -> Non
     assert [int(x) for x in totals] == truth.match_json()["totals"]
     assert sum(result["scores"]) == 0
     shot(page, "table-runfast-over-en")
-    # replay: step through every play of the finished deal
+    # replay: step through every play of the finished deal (in the drawer)
+    open_drawer(page)
     page.click('[data-testid="replay-deal"]')
     n_actions = len(truth.records()[0]["actions"])
     assert page.inner_text('[data-testid="replay-step"]') == f"Move 0 of {n_actions}"
@@ -144,6 +146,7 @@ def test_guandan_two_deals_with_tribute_and_return(page: Page, live: Live, watch
     assert {"from": 0, "card": move.cards[0]}.items() <= returned[0].items()
     play_until_over(page, live, table_id)
     assert ui_state(page) in ("deal-over", "match-over")
+    open_drawer(page)
     page.click('[data-testid="replay-deal"] >> nth=1')
     assert page.locator('[data-testid="replay-view"]').is_visible()
     _record_timings(page)
@@ -265,11 +268,11 @@ def test_play_explains_hints_groups_and_restarts(page: Page, live: Live) -> None
     selected = page.locator('#hand button.card[aria-pressed="true"]')
     assert sorted(selected.evaluate_all("(bs) => bs.map((b) => b.dataset.card)")) == sorted(hinted)
     assert play.is_enabled() and why.inner_text().startswith("Hint:")
-    # grouping keeps the selection
-    page.check('[data-testid="group-toggle"]')
+    # arranging by combinations keeps the selection
+    page.click('[data-testid="sort-combos"]')
     assert page.locator("#hand .hand-group").count() >= 2
     assert sorted(selected.evaluate_all("(bs) => bs.map((b) => b.dataset.card)")) == sorted(hinted)
-    page.uncheck('[data-testid="group-toggle"]')
+    page.click('[data-testid="sort-rank"]')
     # Restart needs a second click while a deal is in progress
     restart = page.locator('[data-testid="new-game"]')
     before = seq(page)

@@ -222,7 +222,10 @@ export function cardButton(c, { wild = false, index = 0 } = {}) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = `card ${c.joker ? `joker ${c.text === "RJ" ? "red" : "black"}` : `suit-${c.suit}`}`;
-  if (wild) b.classList.add("wild");
+  if (wild) {
+    b.classList.add("wild");
+    b.dataset.wild = "true";
+  }
   b.dataset.card = c.text;
   b.dataset.index = String(index);
   b.setAttribute("aria-pressed", "false");
@@ -248,6 +251,7 @@ export function miniCard(c, { wild = false } = {}) {
   const span = document.createElement("span");
   span.className = `mini ${c.joker ? `joker ${c.text === "RJ" ? "red" : "black"}` : `suit-${c.suit}`}`;
   if (wild) span.classList.add("wild");
+  span.dataset.card = c.text;
   span.setAttribute("role", "img");
   span.setAttribute("aria-label", cardName(c, { wild }));
   span.appendChild(cardFace(c, { wild }));

@@ -285,6 +285,11 @@ def wait_after(page: Page, before: int) -> None:
     assert not error, f"the page showed an error: {error}"
 
 
+#: Where a person clicks a card of the fan: its visible top-left corner (the next card
+#: covers the rest of it).
+CORNER = {"x": 6, "y": 10}
+
+
 def _unselected(page: Page, card: str) -> Any:
     locator = page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]')
     if not locator.count():
@@ -299,11 +304,11 @@ def click_move(page: Page, move: Move) -> None:
     if move.kind == "pass":
         page.click('[data-testid="pass"]')
     elif move.kind == "return":
-        _unselected(page, move.cards[0]).click()
+        _unselected(page, move.cards[0]).click(position=CORNER)
         page.click('[data-testid="return-confirm"]')
     else:
         for card in move.cards:
-            _unselected(page, card).click()
+            _unselected(page, card).click(position=CORNER)
         page.click('[data-testid="play"]')
         choose_interpretation(page, move)
     wait_after(page, before)

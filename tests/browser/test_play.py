@@ -11,12 +11,14 @@ import json
 import re
 import statistics
 
+import httpx
 import pytest
 from playwright.sync_api import Page, WebSocketRoute
 
 from cardavia.table import Table, TableConfig
 from tests.browser.conftest import (
     ARTIFACTS,
+    CORNER,
     Live,
     Watch,
     audit_frames,
@@ -161,7 +163,7 @@ def test_wildcard_play_asks_for_its_interpretation(page: Page, live: Live) -> No
     wait_for_me(page)
     assert page.evaluate("() => window.cardavia.state.observation.turn") == 0
     for card in cards:
-        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click()
+        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click(position=CORNER)
     wild = page.locator('#hand button.card[data-card="2h"]').first
     assert "wild" in (wild.get_attribute("aria-label") or "")
     page.click('[data-testid="play"]')
@@ -188,7 +190,7 @@ def test_wildcard_play_asks_for_its_interpretation(page: Page, live: Live) -> No
     table2 = open_table(page, live, "guandan", seed=seed)
     wait_for_me(page)
     for card in cards:
-        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click()
+        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click(position=CORNER)
     page.evaluate("(cs) => window.cardavia.send({type: 'play', cards: cs})", cards)
     options.first.wait_for()
     assert options.count() == 2
@@ -254,9 +256,9 @@ def test_play_explains_hints_groups_and_restarts(page: Page, live: Live) -> None
     assert play.is_disabled() and "3♥" in why.inner_text()  # must include 3h
     hand = page.evaluate("() => window.cardavia.state.observation.hand")
     other = next(c for c in hand if c != "3h")
-    page.click(f'#hand button.card[data-card="{other}"]')
+    page.click(f'#hand button.card[data-card="{other}"]', position=CORNER)
     assert play.is_disabled() and "3♥" in why.inner_text()
-    page.click('#hand button.card[data-card="3h"]')
+    page.click('#hand button.card[data-card="3h"]', position=CORNER)
     if other[0] != "3":
         assert play.is_disabled() and why.inner_text() == "These cards are not a combination."
     page.keyboard.press("Escape")
@@ -316,6 +318,12 @@ def test_match_over_and_anti_tribute_views(page: Page, live: Live) -> None:
         connections.append(ws)
 
     page.route_web_socket(re.compile(r".*/ws/tables/standin01.*"), stand_in)
+    # the page itself: a real table's page under the stand-in's id (the server knows no
+    # table standin01 and would answer its designed 404 page)
+    real = live.create("guandan")["table_id"]
+    html = httpx.get(f"{live.http}/table/{real}", timeout=10).text.replace(real, "standin01")
+    page.route("**/table/standin01", lambda route: route.fulfill(
+        status=200, content_type="text/html; charset=utf-8", body=html))
     page.route("**/api/tables/standin01/record",
                lambda route: route.fulfill(json={"table_id": "standin01", "game": "guandan", "deals": []}))
     page.goto(f"{live.http}/")

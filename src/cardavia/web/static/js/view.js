@@ -84,7 +84,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
       for (let i = 0; i < Math.min(count, 8); i++) fan.append(h("span", { class: "back" }));
       status.append(fan);
     }
-    status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
+    if (!(over && leftovers && leftovers[seat] && !count)) status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
     if (place >= 0) status.append(h("span", { class: "badge place", text: placeName(place + 1) }));
     else if (count > 0 && count <= 2 && obs.phase === "play") status.append(h("span", { class: "badge warn", "data-testid": `warn-${seat}`, text: t("seat.warn", { n: count }) }));
     if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
@@ -232,7 +232,7 @@ export function renderScores(title, body, obs, match) {
   } else {
     title.textContent = t("scores.totals");
     const totals = match?.totals || new Array(obs.n_seats).fill(0);
-    body.replaceChildren(h("table", { class: "scores-table", "data-testid": "totals" },
+    body.replaceChildren(h("table", { class: "scores-table" },
       h("tbody", {}, totals.map((v, seat) => h("tr", {}, h("th", { scope: "row", text: seatName(obs.game, seat) }), h("td", { text: signed(v) })))),
     ));
   }

@@ -179,11 +179,34 @@ def watch(page: Page, live: Live, w: Watch) -> None:
     page.on("websocket", on_ws)
 
 
+#: Tests play the person's seat themselves: auto-pass starts off unless a test turns it on
+#: (the page's own default, on in Run Fast, is tested with a context without this script).
+NO_AUTO_PASS = """for (const g of ['runfast', 'guandan']) {
+  const k = 'cardavia.autoPass.' + g;
+  try { if (localStorage.getItem(k) === null) localStorage.setItem(k, '0'); } catch (e) {}
+}"""
+
+
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.add_init_script(NO_AUTO_PASS)
     yield ctx
     ctx.close()
+
+
+def open_gear(page: Page) -> None:
+    """Open the settings behind the gear button (if they are not open yet)."""
+    if page.locator("#settings").is_hidden():
+        page.click('[data-testid="gear"]')
+    page.locator("#settings").wait_for(state="visible")
+
+
+def open_drawer(page: Page) -> None:
+    """Open the side sheet with the log, the levels and the replay."""
+    if page.locator("#side").is_hidden():
+        page.click('[data-testid="drawer-toggle"]')
+    page.locator("#side").wait_for(state="visible")
 
 
 @pytest.fixture
@@ -262,6 +285,11 @@ def wait_after(page: Page, before: int) -> None:
     assert not error, f"the page showed an error: {error}"
 
 
+#: Where a person clicks a card of the fan: its visible top-left corner (the next card
+#: covers the rest of it).
+CORNER = {"x": 6, "y": 10}
+
+
 def _unselected(page: Page, card: str) -> Any:
     locator = page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]')
     if not locator.count():
@@ -276,11 +304,11 @@ def click_move(page: Page, move: Move) -> None:
     if move.kind == "pass":
         page.click('[data-testid="pass"]')
     elif move.kind == "return":
-        _unselected(page, move.cards[0]).click()
+        _unselected(page, move.cards[0]).click(position=CORNER)
         page.click('[data-testid="return-confirm"]')
     else:
         for card in move.cards:
-            _unselected(page, card).click()
+            _unselected(page, card).click(position=CORNER)
         page.click('[data-testid="play"]')
         choose_interpretation(page, move)
     wait_after(page, before)

@@ -14,7 +14,18 @@ import pytest
 from playwright.sync_api import Page
 
 from cardavia.web.pages import RULES_DIR
-from tests.browser.conftest import CATALOGS, LANGS, Live, Tables, shot, visit_table, wait_for_me, wait_ready
+from tests.browser.conftest import (
+    CATALOGS,
+    LANGS,
+    Live,
+    Tables,
+    open_drawer,
+    open_gear,
+    shot,
+    visit_table,
+    wait_for_me,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -115,6 +126,7 @@ def test_every_view_in_every_language(page: Page, live: Live, tables: Tables, la
 
     visit_table(page, live, tables.finished_runfast)
     assert page.evaluate("() => document.querySelector('#table').dataset.state") == "deal-over"
+    open_drawer(page)
     page.click('[data-testid="replay-deal"]')
     page.click('[data-testid="replay-next"]')
     check_language(page, lang, "finished Run Fast table with its replay")
@@ -125,6 +137,7 @@ def test_language_select_switches_and_persists(page: Page, live: Live, tables: T
     page.goto(f"{live.http}/")
     assert page.evaluate("() => document.documentElement.lang") == "en"
     for lang in ("th", "zh", "en"):
+        open_gear(page)
         with page.expect_navigation():
             page.select_option('[data-testid="lang"]', lang)
         wait = "(l) => document.documentElement.lang === l"
@@ -135,10 +148,12 @@ def test_language_select_switches_and_persists(page: Page, live: Live, tables: T
         assert page.input_value('[data-testid="lang"]') == lang
     # the table view switches in place too (it reloads and rejoins the table)
     visit_table(page, live, tables.playing_guandan)
+    open_gear(page)
     with page.expect_navigation():
         page.select_option('[data-testid="lang"]', "hi")
     wait_ready(page)
     check_language(page, "hi", "table after switching")
+    open_gear(page)
     with page.expect_navigation():
         page.select_option('[data-testid="lang"]', "en")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import Live, Tables, shot, visit_table
+from tests.browser.conftest import Live, Tables, open_gear, shot, visit_table
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +29,7 @@ def look(page: Page) -> dict[str, str]:
 
 def test_each_slider_changes_the_look_and_50_is_neutral(page: Page, live: Live) -> None:
     page.goto(f"{live.http}/")
+    open_gear(page)
     neutral = look(page)
     assert neutral == {"filter": "none", "grain": "0.05", "matrix": IDENTITY}
     for key in ("contrast", "grain", "temperature"):
@@ -68,11 +69,13 @@ def test_each_slider_changes_the_look_and_50_is_neutral(page: Page, live: Live) 
 
 def test_settings_persist_per_browser(page: Page, live: Live, tables: Tables) -> None:
     page.goto(f"{live.http}/")
+    open_gear(page)
     page.fill('[data-testid="contrast"]', "70")
     page.fill('[data-testid="grain"]', "20")
     page.fill('[data-testid="temperature"]', "65")
     page.check('[data-testid="four-colour"]')
     page.reload()
+    open_gear(page)
     assert page.input_value('[data-testid="contrast"]') == "70"
     assert page.inner_text("#contrast-value") == "70%"
     assert look(page)["filter"] == "contrast(1.2) url(\"#cardavia-temperature\")"

@@ -11,12 +11,14 @@ import json
 import re
 import statistics
 
+import httpx
 import pytest
 from playwright.sync_api import Page, WebSocketRoute
 
 from cardavia.table import Table, TableConfig
 from tests.browser.conftest import (
     ARTIFACTS,
+    CORNER,
     Live,
     Watch,
     audit_frames,
@@ -24,6 +26,7 @@ from tests.browser.conftest import (
     click_move,
     focus_hand,
     key_move,
+    open_drawer,
     open_table,
     play_until_over,
     seq,
@@ -91,7 +94,8 @@ def test_runfast_deal_by_clicking(page: Page, live: Live, watched: Watch) -> Non
     assert [int(x) for x in totals] == truth.match_json()["totals"]
     assert sum(result["scores"]) == 0
     shot(page, "table-runfast-over-en")
-    # replay: step through every play of the finished deal
+    # replay: step through every play of the finished deal (in the drawer)
+    open_drawer(page)
     page.click('[data-testid="replay-deal"]')
     n_actions = len(truth.records()[0]["actions"])
     assert page.inner_text('[data-testid="replay-step"]') == f"Move 0 of {n_actions}"
@@ -144,6 +148,7 @@ def test_guandan_two_deals_with_tribute_and_return(page: Page, live: Live, watch
     assert {"from": 0, "card": move.cards[0]}.items() <= returned[0].items()
     play_until_over(page, live, table_id)
     assert ui_state(page) in ("deal-over", "match-over")
+    open_drawer(page)
     page.click('[data-testid="replay-deal"] >> nth=1')
     assert page.locator('[data-testid="replay-view"]').is_visible()
     _record_timings(page)
@@ -158,7 +163,7 @@ def test_wildcard_play_asks_for_its_interpretation(page: Page, live: Live) -> No
     wait_for_me(page)
     assert page.evaluate("() => window.cardavia.state.observation.turn") == 0
     for card in cards:
-        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click()
+        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click(position=CORNER)
     wild = page.locator('#hand button.card[data-card="2h"]').first
     assert "wild" in (wild.get_attribute("aria-label") or "")
     page.click('[data-testid="play"]')
@@ -185,7 +190,7 @@ def test_wildcard_play_asks_for_its_interpretation(page: Page, live: Live) -> No
     table2 = open_table(page, live, "guandan", seed=seed)
     wait_for_me(page)
     for card in cards:
-        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click()
+        page.locator(f'#hand button.card[data-card="{card}"][aria-pressed="false"]').first.click(position=CORNER)
     page.evaluate("(cs) => window.cardavia.send({type: 'play', cards: cs})", cards)
     options.first.wait_for()
     assert options.count() == 2
@@ -251,9 +256,9 @@ def test_play_explains_hints_groups_and_restarts(page: Page, live: Live) -> None
     assert play.is_disabled() and "3♥" in why.inner_text()  # must include 3h
     hand = page.evaluate("() => window.cardavia.state.observation.hand")
     other = next(c for c in hand if c != "3h")
-    page.click(f'#hand button.card[data-card="{other}"]')
+    page.click(f'#hand button.card[data-card="{other}"]', position=CORNER)
     assert play.is_disabled() and "3♥" in why.inner_text()
-    page.click('#hand button.card[data-card="3h"]')
+    page.click('#hand button.card[data-card="3h"]', position=CORNER)
     if other[0] != "3":
         assert play.is_disabled() and why.inner_text() == "These cards are not a combination."
     page.keyboard.press("Escape")
@@ -265,11 +270,11 @@ def test_play_explains_hints_groups_and_restarts(page: Page, live: Live) -> None
     selected = page.locator('#hand button.card[aria-pressed="true"]')
     assert sorted(selected.evaluate_all("(bs) => bs.map((b) => b.dataset.card)")) == sorted(hinted)
     assert play.is_enabled() and why.inner_text().startswith("Hint:")
-    # grouping keeps the selection
-    page.check('[data-testid="group-toggle"]')
+    # arranging by combinations keeps the selection
+    page.click('[data-testid="sort-combos"]')
     assert page.locator("#hand .hand-group").count() >= 2
     assert sorted(selected.evaluate_all("(bs) => bs.map((b) => b.dataset.card)")) == sorted(hinted)
-    page.uncheck('[data-testid="group-toggle"]')
+    page.click('[data-testid="sort-rank"]')
     # Restart needs a second click while a deal is in progress
     restart = page.locator('[data-testid="new-game"]')
     before = seq(page)
@@ -313,6 +318,12 @@ def test_match_over_and_anti_tribute_views(page: Page, live: Live) -> None:
         connections.append(ws)
 
     page.route_web_socket(re.compile(r".*/ws/tables/standin01.*"), stand_in)
+    # the page itself: a real table's page under the stand-in's id (the server knows no
+    # table standin01 and would answer its designed 404 page)
+    real = live.create("guandan")["table_id"]
+    html = httpx.get(f"{live.http}/table/{real}", timeout=10).text.replace(real, "standin01")
+    page.route("**/table/standin01", lambda route: route.fulfill(
+        status=200, content_type="text/html; charset=utf-8", body=html))
     page.route("**/api/tables/standin01/record",
                lambda route: route.fulfill(json={"table_id": "standin01", "game": "guandan", "deals": []}))
     page.goto(f"{live.http}/")

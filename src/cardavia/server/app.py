@@ -16,6 +16,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardavia.server import http_api, ws
 from cardavia.server.registry import Registry
@@ -93,6 +94,8 @@ def _add_web(app: FastAPI) -> None:
         from cardavia.web import pages
 
         app.include_router(pages.router)
+        # bad links get the designed 404 page, not bare JSON (the API keeps its JSON)
+        app.add_exception_handler(StarletteHTTPException, pages.http_error)
         static = Path(getattr(pages, "STATIC_DIR", STATIC_DIR))
     else:
         static = STATIC_DIR

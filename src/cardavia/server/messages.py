@@ -141,6 +141,15 @@ class ResignRequest(_ClientFrame):
     type: Literal["resign"]
 
 
+#: AI pace of the page's speed setting: a factor on the server's pacing (0 = no pause).
+PACE_FACTORS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.35, "instant": 0.0}
+
+
+class SetPaceRequest(_ClientFrame):
+    type: Literal["set_pace"]
+    speed: Literal["slow", "normal", "fast", "instant"]
+
+
 ClientMessage = Annotated[
     PlayRequest
     | PassRequest
@@ -148,11 +157,14 @@ ClientMessage = Annotated[
     | HintRequest
     | NextDealRequest
     | RestartRequest
-    | ResignRequest,
+    | ResignRequest
+    | SetPaceRequest,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-CLIENT_TYPES: tuple[str, ...] = ("play", "pass", "return", "hint", "next_deal", "restart", "resign")
+CLIENT_TYPES: tuple[str, ...] = (
+    "play", "pass", "return", "hint", "next_deal", "restart", "resign", "set_pace"
+)
 
 
 # ---------------------------------------------------------------------------- server → client

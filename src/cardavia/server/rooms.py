@@ -28,7 +28,7 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from cardavia.server.clients import Client
-from cardavia.server.messages import HintMessage, SeatInfo
+from cardavia.server.messages import PACE_FACTORS, HintMessage, SeatInfo
 from cardavia.server.worker import Worker
 from cardavia.table import Action, ActionError, LogEntry, Table
 
@@ -111,6 +111,7 @@ class Room:
         self.table = table
         self.token_hashes = token_hashes
         self.pacing = pacing
+        self.pace_factor = 1.0  # the page's AI speed setting (set_pace)
         self.lock = asyncio.Lock()
         self.clients: dict[int, set[Client]] = {}
         self.broken = False
@@ -215,6 +216,10 @@ class Room:
             await self._publish(entries)
         self.kick()
         return True
+
+    def set_pace(self, speed: str) -> None:
+        """The page's AI speed: the server's pacing times a factor (instant: no pause)."""
+        self.pace_factor = PACE_FACTORS[speed]
 
     async def hint(self, client: Client) -> None:
         """The strongest agent's suggestion, computed off the event loop."""
@@ -330,8 +335,9 @@ class Room:
         while not self.broken:
             if self.table.pending_ai_seat() is None:
                 return
-            if self.pacing > 0 and not self.table.fast_forward:
-                await asyncio.sleep(self.pacing)
+            pause = self.pacing * self.pace_factor
+            if pause > 0 and not self.table.fast_forward:
+                await asyncio.sleep(pause)
             await self._priority.ai_turn()
             async with self.lock:
                 if self.broken or self.table.pending_ai_seat() is None:

@@ -27,6 +27,7 @@ from cardavia.server.messages import (
     ResignRequest,
     RestartRequest,
     ReturnRequest,
+    SetPaceRequest,
 )
 from cardavia.server.registry import Registry
 from cardavia.server.rooms import CommitFailed, Room
@@ -148,6 +149,10 @@ async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
                 "not_allowed",
                 f"this connection acts for seat {client.seat} only, not seat {message.seat}",
             )
+            continue
+        if isinstance(message, SetPaceRequest):
+            room.set_pace(message.speed)
+            client.limiter.refund()
             continue
         action = to_action(message)
         if action is None:

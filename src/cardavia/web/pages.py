@@ -18,11 +18,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardavia.rules.games import GAME_NAMES
 
@@ -207,11 +208,13 @@ def _json_for_script(data: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _render(request: Request, template: str, view: str, **extra: Any) -> HTMLResponse:
+def _render(
+    request: Request, template: str, view: str, *, status: int = 200, **extra: Any
+) -> HTMLResponse:
     context = _context(request, view)
     context.update(extra)
     html = _env.get_template(template).render(**context)
-    response = HTMLResponse(html, headers=_HEADERS)
+    response = HTMLResponse(html, status_code=status, headers=_HEADERS)
     query_lang = request.query_params.get("lang", "").lower()
     if query_lang in LANGUAGES:
         response.set_cookie(LANG_COOKIE, query_lang, max_age=400 * 86400, samesite="lax")
@@ -236,19 +239,56 @@ def lobby(request: Request) -> HTMLResponse:
     return _render(request, "lobby.html", "lobby")
 
 
+def missing_page(request: Request, kind: str = "missing") -> HTMLResponse:
+    """The designed "not here" page (HTTP 404) with the way back to the lobby: ``kind`` is
+    ``missing`` (no such page) or ``noTable`` (no such table)."""
+    return _render(request, "missing.html", "missing", status=404, kind=kind)
+
+
+async def _table_game(request: Request, table_id: str) -> str | None:
+    """The game of a stored table; "" when this app serves no tables (the pages alone)."""
+    registry = getattr(request.app.state, "registry", None)
+    if registry is None:
+        return ""
+    room = await registry.get(table_id)
+    if room is None:
+        return None
+    try:
+        return str(room.table.config.game)
+    finally:
+        registry.release(room)
+
+
 @router.get("/table/{table_id}", response_class=HTMLResponse, include_in_schema=False)
-def table_view(request: Request, table_id: str) -> HTMLResponse:
-    """The Table view; the page's script joins the table over the WebSocket."""
+async def table_view(request: Request, table_id: str) -> HTMLResponse:
+    """The Table view; the page's script joins the table over the WebSocket. An unknown
+    table gets the designed 404 page, never an empty table."""
     if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", table_id):
-        raise HTTPException(status_code=404, detail="no such table")
-    return _render(request, "table.html", "table", table_id=table_id)
+        return missing_page(request, "noTable")
+    game = await _table_game(request, table_id)
+    if game is None:
+        return missing_page(request, "noTable")
+    extra: dict[str, Any] = {"game": game} if game else {}
+    return _render(request, "table.html", "table", table_id=table_id, **extra)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Errors of the whole app: the designed HTML page for a browser asking for a page,
+    FastAPI's JSON ``{"detail": …}`` for the API (and for anything not asking for HTML)."""
+    status = exc.status_code if isinstance(exc, StarletteHTTPException) else 500
+    detail = exc.detail if isinstance(exc, StarletteHTTPException) else "server error"
+    wants_html = "text/html" in request.headers.get("accept", "")
+    if status == 404 and wants_html and not request.url.path.startswith(("/api/", "/ws/")):
+        return missing_page(request)
+    headers = getattr(exc, "headers", None)
+    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
 def rules_view(request: Request, game: str) -> HTMLResponse:
     """Full rules of a preset in the chosen language, decisions shown."""
     if game not in GAMES:
-        raise HTTPException(status_code=404, detail="no such game")
+        return missing_page(request)
     page = rules_page(game, request_language(request))
     return _render(
         request, "rules.html", "rules", game=game, rules=page, rules_html=Markup(page.html)
@@ -269,6 +309,8 @@ __all__ = [
     "STATIC_DIR",
     "TEMPLATE_DIR",
     "catalog",
+    "http_error",
+    "missing_page",
     "pick_language",
     "preset",
     "request_language",

@@ -97,6 +97,79 @@ export function groupHand(list, game, level) {
     .map(([kind, gs]) => ({ kind, cards: gs.flat() }));
 }
 
+/** By suit: spades, hearts, clubs, diamonds (low → high in each), then wild cards and jokers. */
+export function sortBySuit(list, game, level) {
+  const suitOrder = (c) => (c.joker ? 5 : isWild(c, game, level) ? 4 : SUITS.indexOf(c.suit));
+  return [...list].sort((a, b) => suitOrder(a) - suitOrder(b) || strength(a, game, level) - strength(b, game, level) || a.code - b.code);
+}
+
+/** Natural rank of a card in a sequence (ace high); 0 for cards that never sit in one. */
+function seqRank(c, game) {
+  if (c.joker) return 0;
+  if (game === "runfast" && c.rank === "2") return 0;
+  return c.value;
+}
+
+/**
+ * Lay a hand out "by combinations" (理牌): the joker bomb and bombs, straight flushes,
+ * straights, triples, pairs and singles, wild cards apart. A greedy client-side plan:
+ * bombs first, then five-card flushes and straights from what is left (only where they do
+ * not break a pair or better), then same-rank groups.
+ */
+export function arrangeCombos(list, game, level) {
+  const wild = [];
+  const rest = [];
+  for (const c of sortHand(list, game, level)) (isWild(c, game, level) ? wild : rest).push(c);
+  const groups = [];
+  const take = (pool, cs) => { for (const c of cs) pool.splice(pool.indexOf(c), 1); };
+  // the joker bomb (Guandan: all four jokers)
+  const jokers = rest.filter((c) => c.joker);
+  if (game === "guandan" && jokers.length === 4) { groups.push({ kind: "jokers", cards: jokers }); take(rest, jokers); }
+  // bombs: 4+ of a rank (Run Fast: also three aces)
+  const byRank = (pool) => {
+    const m = new Map();
+    for (const c of pool) { const k = c.joker ? c.text : c.rank; if (!m.has(k)) m.set(k, []); m.get(k).push(c); }
+    return m;
+  };
+  for (const [key, cs] of byRank(rest)) {
+    if (cs.length >= 4 || (game === "runfast" && key === "A" && cs.length === 3)) { groups.push({ kind: "bomb", cards: cs }); take(rest, cs); }
+  }
+  // five-card runs of one suit (Guandan straight flushes), then plain straights, from cards
+  // that are singles in what is left (a straight never breaks a pair or triple)
+  const runs = (flush) => {
+    for (;;) {
+      const counts = byRank(rest);
+      let found = null;
+      for (let top = 14; top >= 5 && !found; top--) {
+        const window = [];
+        for (let r = top - 4; r <= top; r++) window.push(r === 1 ? 14 : r);
+        if (game === "runfast" && top === 5) continue; // R-4: no A-2-3-4-5 (2 is high)
+        const suits = flush ? SUITS : [null];
+        for (const suit of suits) {
+          const pick = [];
+          for (const r of window) {
+            const c = rest.find((x) => seqRank(x, game) === r && (!suit || x.suit === suit) && !pick.includes(x));
+            const n = (counts.get(RANKS[r - 2]) || []).length;
+            if (!c || (!flush && n > 1)) break;
+            pick.push(c);
+          }
+          if (pick.length === 5) { found = pick; break; }
+        }
+      }
+      if (!found) return;
+      groups.push({ kind: flush ? "straight_flush" : "straight", cards: found });
+      take(rest, found);
+    }
+  };
+  if (game === "guandan") runs(true);
+  runs(false);
+  const same = { triple: [], pair: [], single: [] };
+  for (const [, cs] of byRank(rest)) same[cs.length >= 3 ? "triple" : cs.length === 2 ? "pair" : "single"].push(...cs);
+  for (const kind of ["triple", "pair", "single"]) if (same[kind].length) groups.push({ kind, cards: same[kind] });
+  if (wild.length) groups.push({ kind: "wild", cards: wild });
+  return groups;
+}
+
 // ---------------------------------------------------------------------------- SVG faces
 
 const NS = "http://www.w3.org/2000/svg";
@@ -136,8 +209,10 @@ export function cardFace(c, { wild = false } = {}) {
     glyph(svg, c.suit, 22, 40, 32);
   }
   if (wild) {
-    el("circle", { cx: 50, cy: 10, r: 7, class: "wild-badge" }, svg);
-    glyph(svg, null, 44.5, 4.5, 11).classList.add("wild-star");
+    // on the corner a fan leaves visible (the left strip), under the index
+    const badge = el("g", { class: "wild-mark", "data-testid": "wild-badge" }, svg);
+    el("circle", { cx: 11, cy: 45, r: 7.5, class: "wild-badge" }, badge);
+    glyph(badge, null, 5, 39, 12).classList.add("wild-star");
   }
   return svg;
 }
@@ -147,7 +222,10 @@ export function cardButton(c, { wild = false, index = 0 } = {}) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = `card ${c.joker ? `joker ${c.text === "RJ" ? "red" : "black"}` : `suit-${c.suit}`}`;
-  if (wild) b.classList.add("wild");
+  if (wild) {
+    b.classList.add("wild");
+    b.dataset.wild = "true";
+  }
   b.dataset.card = c.text;
   b.dataset.index = String(index);
   b.setAttribute("aria-pressed", "false");
@@ -156,11 +234,24 @@ export function cardButton(c, { wild = false, index = 0 } = {}) {
   return b;
 }
 
+/** A full-size, non-interactive card on the table (the trick); data-card names it. */
+export function tableCard(c, { wild = false } = {}) {
+  const span = document.createElement("span");
+  span.className = `tcard ${c.joker ? `joker ${c.text === "RJ" ? "red" : "black"}` : `suit-${c.suit}`}`;
+  if (wild) span.classList.add("wild");
+  span.dataset.card = c.text;
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", cardName(c, { wild }));
+  span.appendChild(cardFace(c, { wild }));
+  return span;
+}
+
 /** A small, non-interactive card (plays on the table, log, replay). */
 export function miniCard(c, { wild = false } = {}) {
   const span = document.createElement("span");
   span.className = `mini ${c.joker ? `joker ${c.text === "RJ" ? "red" : "black"}` : `suit-${c.suit}`}`;
   if (wild) span.classList.add("wild");
+  span.dataset.card = c.text;
   span.setAttribute("role", "img");
   span.setAttribute("aria-label", cardName(c, { wild }));
   span.appendChild(cardFace(c, { wild }));

@@ -55,7 +55,8 @@ export function cardShort(card) {
 export function comboName(combo) {
   const type = t(`combo.${combo.type}`);
   if (combo.rank === null || combo.rank === undefined || combo.type === "joker_bomb") return type;
-  const rank = rankLabel(combo.rank);
+  // jokers are named in full: "single (small joker)"
+  const rank = combo.rank === "BJ" || combo.rank === "RJ" ? t(`card.${combo.rank}`) : rankLabel(combo.rank);
   if (combo.type === "bomb") return t("combo.withRankSize", { type, rank, n: combo.size });
   if (["straight", "pair_run", "triple_run", "straight_flush"].includes(combo.type)) {
     return t("combo.sequence", { type, rank, n: combo.size });

@@ -2,7 +2,22 @@
 import { t } from "./i18n.js";
 import { postJSON, tokenKey } from "./net.js";
 
+const CHOICES = ["difficulty", "partner"];
+const choiceKey = (game, name) => `cardavia.lobby.${game}.${name}`;
+
 for (const form of document.querySelectorAll("form.preset")) {
+  // the lobby remembers the levels last chosen for each game
+  for (const name of CHOICES) {
+    const select = form.elements[name];
+    if (!select) continue;
+    try {
+      const saved = localStorage.getItem(choiceKey(form.dataset.game, name));
+      if (saved && [...select.options].some((o) => o.value === saved)) select.value = saved;
+    } catch { /* ignore */ }
+    select.addEventListener("change", () => {
+      try { localStorage.setItem(choiceKey(form.dataset.game, name), select.value); } catch { /* ignore */ }
+    });
+  }
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const game = form.dataset.game;

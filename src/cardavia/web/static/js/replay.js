@@ -5,20 +5,31 @@ import { getJSON } from "./net.js";
 import { h, playCards } from "./view.js";
 
 export function createReplay(root, tableId) {
-  const st = { deals: [], index: -1, step: 0, requested: -1 };
+  const st = { deals: [], index: -1, step: 0, requested: -1, loading: null };
 
   /** Fetch the record once per number of finished deals the table reports. */
-  async function load(expected) {
-    if (expected === st.requested) return;
+  function load(expected) {
+    if (expected === st.requested && st.loading) return st.loading;
     st.requested = expected;
-    try {
-      const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/record`);
-      st.deals = data.deals || [];
-      if (st.index >= st.deals.length) st.index = -1;
-      render();
-    } catch {
-      root.replaceChildren(h("p", { class: "muted", text: t("replay.unavailable") }));
-    }
+    st.loading = (async () => {
+      try {
+        const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/record`);
+        st.deals = data.deals || [];
+        if (st.index >= st.deals.length) st.index = -1;
+        render();
+      } catch {
+        root.replaceChildren(h("p", { class: "muted", text: t("replay.unavailable") }));
+      }
+    })();
+    return st.loading;
+  }
+
+  /** Every seat's cards at the end of finished deal `dealIndex` (null if not recorded). */
+  async function finalHands(dealIndex) {
+    await load(dealIndex + 1);
+    const deal = st.deals.find((d) => d.deal === dealIndex) || st.deals[st.deals.length - 1];
+    if (!deal) return null;
+    return handsAt(deal, deal.actions.length);
   }
 
   function handsAt(deal, step) {
@@ -102,5 +113,5 @@ export function createReplay(root, tableId) {
   }
 
   root.replaceChildren(h("p", { class: "muted", text: t("replay.none") }));
-  return { load, render };
+  return { load, render, finalHands };
 }

@@ -215,3 +215,11 @@ export function checkSelection(selected, obs) {
   if (!legal.length) return { ok: false, legal: [], reason: "why.doesNotBeat", vars: { combo: obs.top } };
   return { ok: true, legal, reason: null };
 }
+
+/** Every reading of a selection, legal now or not (to name it before it is played). */
+export function readingsOf(selected, obs) {
+  if (!obs || !selected.length) return [];
+  return obs.game === "guandan"
+    ? guandanReadings(selected, obs.level ? rankValue(obs.level) : null)
+    : runfastReadings(selected, !!obs.opening);
+}

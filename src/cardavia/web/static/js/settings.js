@@ -1,4 +1,4 @@
-// The settings bar (S-2): Language, Contrast, Grain, Color temperature, four-colour deck.
+// The settings (S-2) behind the gear: Language, Contrast, Grain, Color temperature, four-colour deck.
 // Values persist per browser in localStorage; boot.js applies them before first paint.
 import { t } from "./i18n.js";
 
@@ -58,6 +58,23 @@ export function initSettings() {
   }
   const form = document.getElementById("settings");
   if (form) form.addEventListener("submit", (e) => e.preventDefault());
+  // the settings live behind the gear button
+  const gear = document.getElementById("gear");
+  if (gear && form) {
+    const open = (on, refocus = false) => {
+      form.hidden = !on;
+      gear.setAttribute("aria-expanded", on ? "true" : "false");
+      if (on) form.querySelector("select, input")?.focus();
+      else if (refocus) gear.focus();
+    };
+    gear.addEventListener("click", () => open(form.hidden));
+    form.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); open(false, true); }
+    });
+    document.addEventListener("pointerdown", (e) => {
+      if (!form.hidden && !form.contains(e.target) && !gear.contains(e.target)) open(false);
+    });
+  }
   // The Table tab goes back to the table you were playing, if any.
   const tab = document.getElementById("tab-table");
   try {

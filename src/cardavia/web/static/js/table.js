@@ -1,11 +1,14 @@
 // The Table view: joins the table over the WebSocket, renders every state, sends your moves.
-import { card, cards, sortHand } from "./cards.js";
-import { renderHand, updateSelection, wireHand } from "./hand.js";
+import { card, cards, isWild, sortHand } from "./cards.js";
+import { cue, flourish, flyIn, motionOn, sweep } from "./fx.js";
+import { layoutHand, moveFocus, renderHand, updateSelection, wireHand } from "./hand.js";
 import { cardName, cardShort, comboName, has, seatName, t } from "./i18n.js";
 import { connectTable, tokenKey } from "./net.js";
 import { createReplay } from "./replay.js";
-import { checkSelection } from "./rules.js";
-import { h, logEntries, renderCenter, renderScores, renderSeats } from "./view.js";
+import { checkSelection, readingsOf } from "./rules.js";
+import { setSound, sound, soundOn } from "./sound.js";
+import { renderTracker } from "./tracker.js";
+import { h, isBomb, logEntries, renderCenter, renderScoreboard, renderScores, renderSeats, renderTrick } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -14,18 +17,25 @@ const ui = {
   hand: $("hand"), play: $("play"), pass: $("pass"), hint: $("hint"), why: $("why"), error: $("error"),
   next: $("next-deal"), restart: $("new-game"), ret: $("return-confirm"), banner: $("turn-banner"),
   conn: $("conn"), seats: $("seats"), center: $("center"), log: $("log"), tribute: $("tribute-bar"),
-  group: $("group-toggle"), info: $("selection-info"), chooser: $("chooser"),
+  info: $("selection-info"), chooser: $("chooser"), me: $("me"), mySeat: $("my-seat"),
+  trick: $("trick"), scoreboard: $("scoreboard"), tracker: $("tracker"), trackerToggle: $("tracker-toggle"),
+  flourish: $("flourish"), drawer: $("side"), drawerToggle: $("drawer-toggle"), drawerClose: $("drawer-close"),
+  speed: $("ai-speed"), autoPass: $("auto-pass"), sound: $("sound"), soundToggle: $("sound-toggle"),
   chooserOptions: $("chooser-options"), chooserCancel: $("chooser-cancel"),
   scoresTitle: $("scores-title"), scoresBody: $("scores-body"),
   resign: $("resign"), resignBox: $("resign-box"), resignConfirm: $("resign-confirm"),
   resignCancel: $("resign-cancel"), closedNote: $("closed-note"),
 };
 
+const SPEEDS = ["slow", "normal", "fast", "instant"];
+const SORTS = ["rank", "suit", "combos"];
 const S = {
   msg: null, obs: null, match: null, seats: null,
-  order: [], selected: new Set(), focus: 0, grouped: false,
+  order: [], selected: new Set(), focus: 0, mode: "rank", manual: null,
   pending: false, restartArmed: false, handKey: "", handContent: "", logKey: "", logCount: 0,
   closed: false, resigning: false,
+  prev: null, trickKey: "", flyFrom: null, leftovers: null, cantBeat: false, autoSeq: -1, autoTimer: null,
+  speed: "normal", autoPass: null, tracker: false, rendered: false,
 };
 const baseTitle = document.title;
 let socket = null;
@@ -56,27 +66,118 @@ function showError(text) {
 
 // ---------------------------------------------------------------------------- rendering
 
-function render() {
+function render(msg = null) {
   const obs = S.obs;
   if (!obs) return;
+  const prev = S.prev;
   const state = uiState(obs, S.match);
   setState(state);
   root.dataset.game = obs.game;
   root.dataset.turn = obs.phase === "play" && !S.closed ? (obs.turn === obs.seat ? "me" : "other") : "none";
   // A closed table is a still picture: nobody's turn any more.
   const shown = S.closed ? { ...obs, turn: null } : obs;
-  renderSeats(ui.seats, shown, S.seats);
+  renderSeats(ui.seats, ui.mySeat, shown, S.seats, { leftovers: S.leftovers, cantBeat: S.cantBeat });
+  // the trick: only rebuilt when it changed (a flight in progress keeps its elements)
+  const trickKey = JSON.stringify([obs.deal_index, obs.phase, obs.trick, S.closed ? null : obs.turn]);
+  if (trickKey !== S.trickKey) {
+    const oldPlays = [...ui.trick.querySelectorAll(".trick-play")];
+    const ended = prev && prev.deal_index === obs.deal_index && (prev.trick || []).some((a) => !a.pass)
+      && (obs.trick || []).length < (prev.trick || []).length;
+    if (ended && prev.top_seat !== null && prev.top_seat !== undefined) sweep(oldPlays, seatRect(prev.top_seat));
+    S.trickKey = trickKey;
+    renderTrick(ui.trick, shown);
+    animateEvent(msg, obs);
+  }
   renderCenter(ui.center, shown, S.match);
+  renderScoreboard(ui.scoreboard, obs, S.match);
   renderScores(ui.scoresTitle, ui.scoresBody, obs, S.match);
   renderTribute(obs);
   renderLog(obs);
   renderMyHand(obs);
+  if (S.tracker) renderTracker(ui.tracker, obs);
   if (S.closed) showClosed();
   renderControls();
   const myTurn = !S.closed && obs.phase === "play" && obs.turn === obs.seat;
   ui.banner.textContent = bannerText(obs, state);
   ui.banner.classList.toggle("mine", myTurn || (!S.closed && (obs.return_options || []).length > 0));
   document.title = myTurn ? `● ${t("seat.yourTurn")} · ${baseTitle}` : baseTitle;
+  const wasMyTurn = prev && prev.phase === "play" && prev.turn === prev.seat && prev.deal_index === obs.deal_index;
+  if (myTurn && !wasMyTurn && S.rendered) { cue(ui.me); sound("turn"); }
+  keepFocus();
+  S.prev = obs;
+  S.rendered = true;
+  scheduleAutoPass();
+}
+
+/** The screen rectangle of a seat (your own plate for your seat). */
+function seatRect(seat) {
+  const el = document.querySelector(`[data-testid="seat-${seat}"]`);
+  return el ? el.getBoundingClientRect() : null;
+}
+
+/** Motion and sound for the event of a state frame: cards fly in, bombs flourish. */
+function animateEvent(msg, obs) {
+  const ev = msg && msg.event;
+  if (!ev) return;
+  if (ev.event === "played") {
+    const top = ui.trick.querySelector('.trick-play.top');
+    const bomb = isBomb(ev.combo);
+    sound(bomb ? "bomb" : "play");
+    if (!top || !motionOn()) return;
+    const els = [...top.querySelectorAll(".tcard")];
+    let from = seatRect(ev.seat);
+    if (ev.seat === obs.seat && S.flyFrom) {
+      // your own cards fly from where they sat in your hand
+      const pool = [...S.flyFrom];
+      from = els.map((el) => {
+        const i = pool.findIndex((p) => p.card === el.dataset.card);
+        return i >= 0 ? pool.splice(i, 1)[0].rect : null;
+      }).filter(Boolean);
+      if (!from.length) from = seatRect(ev.seat);
+    }
+    S.flyFrom = null;
+    flyIn(els, from);
+    if (bomb) flourish(ui.flourish, top, comboName(ev.combo));
+  } else if (ev.event === "passed") {
+    sound("pass");
+  }
+}
+
+/** Keyboard focus never falls to the page: after a pass, a play or on load it goes back to
+ * the hand (unless you are busy elsewhere: the drawer, the settings, a dialog). */
+function keepFocus() {
+  const a = document.activeElement;
+  const lost = !a || a === document.body || a === document.documentElement || a.disabled || !a.isConnected
+    || (a.closest && a.closest("#actions") && a.hidden);
+  if (!lost || !ui.chooser.hidden || !ui.resignBox.hidden) return;
+  const b = ui.hand.querySelector('button.card[tabindex="0"]') || ui.hand.querySelector("button.card");
+  if (b) b.focus({ preventScroll: true });
+}
+
+/** Auto-pass: when nothing in your hand beats the table, show "can't beat" for a moment,
+ * then pass for you (on by default in Run Fast, where that pass is forced). */
+function scheduleAutoPass() {
+  const obs = S.obs;
+  const seqNow = S.msg ? S.msg.seq : -1;
+  const forced = !S.closed && obs.phase === "play" && obs.turn === obs.seat && !!obs.top
+    && obs.can_pass && obs.has_reply === false;
+  if (!forced || !S.autoPass || S.pending) {
+    if (S.cantBeat && !forced) { S.cantBeat = false; }
+    return;
+  }
+  if (S.autoSeq === seqNow) return;
+  S.autoSeq = seqNow;
+  S.cantBeat = true;
+  renderSeats(ui.seats, ui.mySeat, obs, S.seats, { leftovers: S.leftovers, cantBeat: true });
+  clearTimeout(S.autoTimer);
+  const delay = S.speed === "instant" ? 250 : S.speed === "fast" ? 450 : 800;
+  S.autoTimer = setTimeout(() => {
+    S.cantBeat = false;
+    if (S.msg && S.msg.seq === seqNow && S.autoPass && !ui.pass.disabled) {
+      window.cardavia.autoPasses = (window.cardavia.autoPasses || 0) + 1;
+      pass();
+    }
+  }, delay);
 }
 
 function bannerText(obs, state) {
@@ -98,22 +199,24 @@ function returnTarget(obs) {
 
 function renderTribute(obs) {
   const bar = ui.tribute;
-  const show = obs.game === "guandan" && (obs.phase === "tribute" || ((obs.tributes || []).length || obs.tribute_cancelled) && !(obs.history || []).length);
+  const firstTrick = (obs.history || []).length === (obs.trick || []).length;
+  const show = obs.game === "guandan" && (obs.phase === "tribute"
+    || (((obs.tributes || []).length || obs.tribute_cancelled) && firstTrick && obs.phase === "play"));
   bar.hidden = !show;
   if (!show) return;
   const items = [];
   if (obs.tribute_cancelled) items.push(h("p", { text: t("log.antiTribute") }));
   for (const tr of obs.tributes || []) {
-    items.push(h("p", { class: "tribute-item" }, t("log.tribute", { from: seatName(obs.game, tr.from), to: seatName(obs.game, tr.to) }), " ", h("strong", { text: cardShort(card(tr.card)), "aria-label": cardName(card(tr.card)) })));
+    items.push(h("p", { class: "tribute-item" }, t(tr.from === obs.seat ? "log.tributeYou" : "log.tribute", { from: seatName(obs.game, tr.from), to: seatName(obs.game, tr.to) }), " ", h("strong", { text: cardShort(card(tr.card)), "aria-label": cardName(card(tr.card)) })));
   }
   for (const r of obs.my_returns || []) {
-    items.push(h("p", { class: "tribute-item" }, t("log.return", { from: seatName(obs.game, r.from), to: seatName(obs.game, r.to) }), " ", h("strong", { text: cardShort(card(r.card)), "aria-label": cardName(card(r.card)) })));
+    items.push(h("p", { class: "tribute-item" }, t(r.from === obs.seat ? "log.returnYou" : "log.return", { from: seatName(obs.game, r.from), to: seatName(obs.game, r.to) }), " ", h("strong", { text: cardShort(card(r.card)), "aria-label": cardName(card(r.card)) })));
   }
   if ((obs.return_options || []).length) {
     items.push(h("p", { class: "tribute-ask", text: t("tribute.chooseReturn", { seat: seatName(obs.game, returnTarget(obs)) }) }));
   } else if (obs.phase === "tribute") {
     for (const p of obs.pending_returns || []) {
-      items.push(h("p", { text: t("tribute.pending", { from: seatName(obs.game, p.from), to: seatName(obs.game, p.to) }) }));
+      items.push(h("p", { text: t(p.from === obs.seat ? "tribute.pendingYou" : "tribute.pending", { from: seatName(obs.game, p.from), to: seatName(obs.game, p.to) }) }));
     }
   }
   bar.replaceChildren(...items);
@@ -136,14 +239,15 @@ function renderLog(obs) {
 function renderMyHand(obs) {
   const hand = cards(obs.hand);
   const eligible = obs.phase === "tribute" && (obs.return_options || []).length ? new Set(obs.return_options) : null;
-  const content = `${obs.deal_index}|${obs.hand.join(",")}|${eligible ? "r" : ""}|${obs.level}`;
-  const key = `${content}|${S.grouped}`;
+  const received = receivedCards(obs);
+  const content = `${obs.deal_index}|${obs.hand.join(",")}|${eligible ? "r" : ""}|${obs.level}|${received.join(",")}`;
+  const key = `${content}|${S.mode}|${(S.manual || []).join(",")}`;
   if (key !== S.handKey) {
-    // Same cards shown another way (grouping): keep the selection. New cards: start afresh.
+    // Same cards shown another way (arranged): keep the selection. New cards: start afresh.
     const keep = content === S.handContent ? selectedCards().map((c) => c.text) : [];
     S.handKey = key;
     S.handContent = content;
-    S.order = renderHand(ui.hand, { hand, game: obs.game, level: obs.level, grouped: S.grouped, selected: new Set(), eligible, focusIndex: S.focus });
+    S.order = renderHand(ui.hand, { hand, game: obs.game, level: obs.level, mode: S.mode, manual: S.manual, selected: new Set(), eligible, received, focusIndex: S.focus });
     const used = new Set();
     for (const text of keep) {
       const i = S.order.findIndex((c, j) => c.text === text && !used.has(j));
@@ -153,6 +257,30 @@ function renderMyHand(obs) {
     updateSelection(ui.hand, S.selected);
   }
   ui.hand.setAttribute("aria-label", t("table.handLabel", { n: hand.length }));
+}
+
+/** The cards received in tribute (or as a return), highlighted until your first play. */
+function receivedCards(obs) {
+  if (obs.game !== "guandan" || (obs.history || []).some((a) => a.seat === obs.seat)) return [];
+  return [
+    ...(obs.tributes || []).filter((tr) => tr.to === obs.seat).map((tr) => tr.card),
+    ...(obs.my_returns || []).filter((r) => r.to === obs.seat).map((r) => r.card),
+  ];
+}
+
+/** The name of a selection before it is played: "pair (7)", "straight (to K), wild as J♠";
+ * several readings are all named (the chooser will ask). */
+function selectionName(sel, obs) {
+  const readings = readingsOf(sel, obs);
+  if (!readings.length) return t("table.selected", { n: sel.length });
+  const names = readings.map((r) => {
+    const stand = [];
+    (r.cards || []).forEach((c, i) => {
+      if (r.as && r.as[i] && r.as[i] !== c) stand.push(cardShort(card(r.as[i])));
+    });
+    return stand.length ? t("table.wildAs", { combo: comboName(r), cards: stand.join(" ") }) : comboName(r);
+  });
+  return names.length > 1 ? t("table.readings", { list: names.join(" / ") }) : names[0];
 }
 
 function renderControls() {
@@ -174,11 +302,13 @@ function renderControls() {
     why = t(check.reason, { card: check.vars?.card ? cardShort(card(check.vars.card)) : "", combo: check.vars?.combo ? comboName(check.vars.combo) : "" });
   } else if (myTurn && !sel.length) {
     if (!obs.top) why = obs.must_include ? t("why.mustInclude", { card: cardShort(card(obs.must_include)) }) : t("why.lead");
+    else if (obs.has_reply === false) why = t("why.cantBeat");
     else if (!obs.can_pass) why = t("why.mustBeat");
   }
+  if (S.hintText && myTurnOrReturn(obs)) why = S.hintText;
   ui.why.textContent = why;
   ui.play.title = why;
-  ui.info.textContent = sel.length ? t("table.selected", { n: sel.length }) : "";
+  ui.info.textContent = sel.length ? selectionName(sel, obs) : "";
   // tribute: return a card
   const returning = obs.phase === "tribute" && (obs.return_options || []).length > 0;
   ui.ret.hidden = !returning;
@@ -195,8 +325,13 @@ function renderControls() {
   for (const b of [ui.play, ui.pass]) b.hidden = over || returning;
   ui.hint.hidden = over;
   ui.restart.textContent = S.restartArmed ? t("action.restartConfirm") : t(obs.game === "guandan" ? "action.restart" : "action.newSession");
+  for (const b of document.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", b.dataset.sort === S.mode ? "true" : "false");
   ui.resign.disabled = S.resigning;
   ui.resignConfirm.disabled = S.resigning;
+}
+
+function myTurnOrReturn(obs) {
+  return (obs.phase === "play" && obs.turn === obs.seat) || (obs.return_options || []).length > 0;
 }
 
 /** The table takes no more actions: every game control is disabled and hidden. */
@@ -244,6 +379,7 @@ function toggle(index) {
   } else if (S.selected.has(index)) S.selected.delete(index);
   else S.selected.add(index);
   showError("");
+  S.hintText = "";
   updateSelection(ui.hand, S.selected);
   renderControls();
 }
@@ -258,6 +394,10 @@ function sendPlay(interpretation) {
   const sel = selectedCards();
   const msg = { type: "play", cards: sel.map((c) => c.text) };
   if (interpretation) msg.interpretation = interpretation;
+  S.flyFrom = [...S.selected].map((i) => {
+    const b = ui.hand.querySelector(`button.card[data-index="${i}"]`);
+    return b ? { card: b.dataset.card, rect: b.getBoundingClientRect() } : null;
+  }).filter(Boolean);
   S.pending = true;
   window.cardavia.timings.playSentAt = performance.now();
   renderControls();
@@ -304,9 +444,11 @@ function closeChooser() {
 
 function pass() {
   if (ui.pass.disabled) return;
+  clearTimeout(S.autoTimer);
   S.pending = true;
   renderControls();
   send({ type: "pass" });
+  keepFocus();
 }
 
 function hint() {
@@ -368,10 +510,18 @@ function onMessage(msg) {
     S.match = msg.match || null;
     if (msg.seats) S.seats = msg.seats;
     S.pending = false;
+    S.hintText = "";
+    clearTimeout(S.autoTimer);
+    if (S.cantBeat && S.prev && msg.seq !== S.autoSeq) S.cantBeat = false;
+    if (S.obs.phase !== "over") S.leftovers = null;
+    if (S.prev && S.prev.deal_index !== S.obs.deal_index) S.manual = S.mode === "manual" ? null : S.manual;
+    if (S.mode === "manual" && !S.manual) S.mode = savedSort();
     window.cardavia.state = msg;
     showError("");
     if (S.obs.phase !== "play" && ui.chooser.dataset.open) closeChooser();
-    render();
+    if (!S.autoPassLoaded) loadAutoPass(S.obs.game);
+    setRulesLinks(S.obs.game);
+    render(msg);
     announce(msg);
     const t1 = performance.now();
     const tm = window.cardavia.timings;
@@ -382,6 +532,7 @@ function onMessage(msg) {
       tm.clickAt = undefined;
     }
     if (S.obs.phase === "over" || S.obs.deal_index > 0) replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
+    if (S.obs.phase === "over" && !S.leftovers) showLeftovers();
     root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
   } else if (msg.type === "error") {
     S.pending = false;
@@ -419,6 +570,21 @@ function hintReason(msg) {
     else if (name === "card") vars[name] = cardShort(card(String(value)));
     else vars[name] = String(value);
   }
+  const obs = S.obs;
+  if (msg.reason_key === "block_opponent" && obs) {
+    // the count that matters is the opponent closest to going out, not the top player's
+    const opp = [];
+    for (let s = 0; s < obs.n_seats; s++) {
+      const theirs = obs.game !== "guandan" || s % 2 !== obs.seat % 2;
+      if (s !== obs.seat && theirs && obs.hand_sizes[s] > 0) opp.push(obs.hand_sizes[s]);
+    }
+    if (opp.length) vars.n = String(Math.min(...opp));
+  }
+  if (vars.alt && vars.combo && vars.alt === vars.combo) vars.alt = t("reasons.sameOther", { combo: vars.alt });
+  for (const k of ["delta", "base"]) {
+    // the search's figures are average results per deal; shown as signed numbers with one decimal
+    if (vars[k] !== undefined && !Number.isNaN(Number(vars[k]))) vars[k] = (Number(vars[k]) >= 0 ? "+" : "") + Number(vars[k]).toFixed(1);
+  }
   return ` — ${t(key, vars)}`;
 }
 
@@ -427,7 +593,8 @@ function applyHint(msg) {
   window.cardavia.hints = (window.cardavia.hints || 0) + 1;
   const because = hintReason(msg);
   if (msg.pass || !msg.cards) {
-    ui.why.textContent = t("hint.pass") + because;
+    S.hintText = t("hint.pass") + because;
+    ui.why.textContent = S.hintText;
     ui.pass.focus();
     return;
   }
@@ -438,8 +605,10 @@ function applyHint(msg) {
   }
   S.selected = used;
   updateSelection(ui.hand, S.selected);
+  S.hintText = msg.combo
+    ? t("hint.play", { combo: comboName(msg.combo) }) + because
+    : t("hint.return", { card: cardShort(card(msg.cards[0])) }) + because;
   renderControls();
-  ui.why.textContent = msg.combo ? t("hint.play", { combo: comboName(msg.combo) }) + because : "";
 }
 
 let lastAnnounced = "";
@@ -466,6 +635,7 @@ function refuse() {
 function onStatus(status) {
   ui.conn.textContent = status === "open" ? "" : t(`conn.${status}`);
   ui.conn.dataset.status = status;
+  if (status === "open") send({ type: "set_pace", speed: S.speed });
   if (status === "open" && S.resigning) {
     // a resign lost with the connection: the state frame on reconnect says whether it counted
     S.resigning = false;
@@ -481,7 +651,123 @@ wireHand(ui.hand, {
   onFocus: (i) => { S.focus = i; },
   onPlay: play,
   onClear: clearSelection,
+  onMove: moveCard,
 });
+
+/** Reorder the hand by hand: the card at display index `from` goes to `to`. */
+function moveCard(from, to) {
+  const texts = S.order.map((c) => c.text);
+  const selectedTexts = new Map();
+  for (const i of S.selected) selectedTexts.set(i, texts[i]);
+  const [moved] = texts.splice(from, 1);
+  texts.splice(to, 0, moved);
+  // the selection follows its cards
+  const old = [...S.selected];
+  const indexes = S.order.map((_, i) => i);
+  const [mi] = indexes.splice(from, 1);
+  indexes.splice(to, 0, mi);
+  S.selected = new Set(old.map((i) => indexes.indexOf(i)));
+  S.manual = texts;
+  S.mode = "manual";
+  S.focus = to;
+  const keep = S.selected;
+  S.handKey = "";
+  if (S.obs) {
+    renderMyHand(S.obs);
+    S.selected = keep;
+    updateSelection(ui.hand, S.selected);
+    moveFocus(ui.hand, to, ui.hand.contains(document.activeElement));
+    renderControls();
+  }
+}
+
+function savedSort() {
+  try {
+    const v = localStorage.getItem("cardavia.sort") || (localStorage.getItem("cardavia.grouped") === "1" ? "combos" : "rank");
+    return SORTS.includes(v) ? v : "rank";
+  } catch { return "rank"; }
+}
+
+for (const b of document.querySelectorAll("[data-sort]")) {
+  b.addEventListener("click", () => {
+    S.mode = b.dataset.sort;
+    S.manual = null;
+    try { localStorage.setItem("cardavia.sort", S.mode); } catch { /* ignore */ }
+    S.handKey = "";
+    if (S.obs) { renderMyHand(S.obs); renderControls(); }
+  });
+}
+
+function openDrawer(open) {
+  ui.drawer.hidden = !open;
+  ui.drawerToggle.setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) ui.drawerClose.focus();
+  else if (ui.drawer.contains(document.activeElement) || document.activeElement === document.body) ui.drawerToggle.focus();
+}
+ui.drawerToggle.addEventListener("click", () => openDrawer(ui.drawer.hidden));
+ui.drawerClose.addEventListener("click", () => openDrawer(false));
+ui.drawer.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") { ev.preventDefault(); ev.stopPropagation(); openDrawer(false); }
+});
+
+ui.trackerToggle.addEventListener("click", () => {
+  S.tracker = !S.tracker;
+  ui.tracker.hidden = !S.tracker;
+  ui.trackerToggle.setAttribute("aria-pressed", S.tracker ? "true" : "false");
+  try { localStorage.setItem("cardavia.tracker", S.tracker ? "1" : "0"); } catch { /* ignore */ }
+  if (S.tracker && S.obs) renderTracker(ui.tracker, S.obs);
+});
+
+function setSpeed(speed, tell = true) {
+  S.speed = SPEEDS.includes(speed) ? speed : "normal";
+  ui.speed.value = S.speed;
+  try { localStorage.setItem("cardavia.speed", S.speed); } catch { /* ignore */ }
+  if (tell) send({ type: "set_pace", speed: S.speed });
+}
+ui.speed.addEventListener("change", () => setSpeed(ui.speed.value));
+
+function autoPassKey(game) {
+  return `cardavia.autoPass.${game}`;
+}
+/** Auto-pass is remembered per game: on by default in Run Fast, off in Guandan. */
+function loadAutoPass(game) {
+  if (!game) return;
+  let v = null;
+  try { v = localStorage.getItem(autoPassKey(game)); } catch { /* ignore */ }
+  S.autoPass = v === null ? game === "runfast" : v === "1";
+  S.autoPassLoaded = true;
+  ui.autoPass.checked = S.autoPass;
+}
+ui.autoPass.addEventListener("change", () => {
+  S.autoPass = ui.autoPass.checked;
+  const game = S.obs?.game || root.dataset.game;
+  try { localStorage.setItem(autoPassKey(game), S.autoPass ? "1" : "0"); } catch { /* ignore */ }
+  if (S.obs) scheduleAutoPass();
+});
+
+function showSound() {
+  ui.sound.checked = soundOn();
+  ui.soundToggle.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+}
+ui.sound.addEventListener("change", () => { setSound(ui.sound.checked); showSound(); });
+ui.soundToggle.addEventListener("click", () => { setSound(!soundOn()); showSound(); });
+
+function setRulesLinks(game) {
+  for (const a of [document.getElementById("tab-rules"), document.getElementById("rules-link")]) {
+    if (a && game) a.href = `/rules/${game}`;
+  }
+}
+
+/** End of the deal: every seat's leftover cards, from the finished deal's public record. */
+async function showLeftovers() {
+  const obs = S.obs;
+  const hands = await replay.finalHands(obs.deal_index);
+  if (!hands || S.obs !== obs) return;
+  S.leftovers = hands;
+  renderSeats(ui.seats, ui.mySeat, obs, S.seats, { leftovers: hands });
+}
+
+window.addEventListener("resize", () => layoutHand(ui.hand));
 ui.play.addEventListener("click", play);
 ui.pass.addEventListener("click", pass);
 ui.hint.addEventListener("click", hint);
@@ -506,12 +792,6 @@ ui.chooser.addEventListener("keydown", (ev) => {
     items[next].focus();
   }
 });
-ui.group.addEventListener("change", () => {
-  S.grouped = ui.group.checked;
-  try { localStorage.setItem("cardavia.grouped", S.grouped ? "1" : "0"); } catch { /* ignore */ }
-  S.handKey = "";
-  if (S.obs) { renderMyHand(S.obs); renderControls(); }
-});
 document.addEventListener("keydown", (ev) => {
   const target = ev.target;
   // Escape cancels an open resign confirmation from anywhere but the chooser dialog.
@@ -521,7 +801,7 @@ document.addEventListener("keydown", (ev) => {
     return;
   }
   if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (target.closest && target.closest("input, select, textarea, .dialog, .confirm")) return;
+  if (target.closest && target.closest("input, select, textarea, .dialog, .confirm, .settings")) return;
   const key = ev.key.toLowerCase();
   if (key === "p") { ev.preventDefault(); if (S.obs?.phase === "tribute") confirmReturn(); else play(); }
   else if (key === "x") { ev.preventDefault(); pass(); }
@@ -534,9 +814,14 @@ function start() {
   let token = null;
   try {
     token = localStorage.getItem(tokenKey(tableId));
-    S.grouped = localStorage.getItem("cardavia.grouped") === "1";
-    ui.group.checked = S.grouped;
+    S.tracker = localStorage.getItem("cardavia.tracker") === "1";
+    setSpeed(localStorage.getItem("cardavia.speed") || "normal", false);
   } catch { /* ignore */ }
+  S.mode = savedSort();
+  ui.tracker.hidden = !S.tracker;
+  ui.trackerToggle.setAttribute("aria-pressed", S.tracker ? "true" : "false");
+  showSound();
+  if (root.dataset.game) loadAutoPass(root.dataset.game);
   if (!token) {
     refuse();
     return;

@@ -1,5 +1,5 @@
 // Rendering of the public table: seats, the trick, scores, the log, the end-of-deal summary.
-import { cards, isWild, miniCard, rankSymbol } from "./cards.js";
+import { cards, isWild, miniCard, rankSymbol, sortHand, tableCard } from "./cards.js";
 import { cardShort, comboName, placeName, seatName, t } from "./i18n.js";
 
 const POSITIONS = {
@@ -38,69 +38,117 @@ function seatKind(seatInfo) {
   return t("seat.aiLevel", { level });
 }
 
-export function renderSeats(root, obs, seatsInfo) {
+export function seatPosition(game, seat) {
+  return POSITIONS[game]?.[seat] || "top";
+}
+
+/**
+ * The seats: the opponents (and partner) around the felt in `root`, your own plate in
+ * `mine`. Card backs and counts; a "pass" tag after a pass in this trick; the places; a
+ * warning at two cards or fewer (报牌); at the end of a deal every seat's leftover cards
+ * face up (`leftovers[seat]`, card texts; null while unknown). `cantBeat` shows the
+ * "can't beat" moment before an automatic pass.
+ */
+export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cantBeat = false } = {}) {
   const game = obs.game;
   const last = lastActions(obs);
   const out = [];
   for (let seat = 0; seat < obs.n_seats; seat++) {
-    const pos = POSITIONS[game]?.[seat] || "top";
+    const pos = seatPosition(game, seat);
     const count = obs.hand_sizes[seat];
     const place = obs.places.indexOf(seat);
     const isTurn = obs.phase === "play" && obs.turn === seat;
     const action = last.get(seat);
-    const isTop = obs.top_seat === seat && obs.top;
     const info = (seatsInfo || []).find((s) => s.seat === seat);
     const team = game === "guandan" ? (seat % 2 === 0 ? "us" : "them") : null;
     const box = h("section", {
-      class: `seat pos-${pos}${isTurn ? " turn" : ""}${isTop ? " has-top" : ""}${team ? ` team-${team}` : ""}${place >= 0 ? " finished" : ""}`,
+      class: `seat pos-${pos}${isTurn ? " turn" : ""}${team ? ` team-${team}` : ""}${place >= 0 ? " finished" : ""}`,
       "data-seat": seat,
       "data-testid": `seat-${seat}`,
       "aria-label": seatName(game, seat),
     });
-    const head = h("div", { class: "seat-head" },
+    box.append(h("div", { class: "seat-head" },
       h("span", { class: "seat-name", text: seatName(game, seat) }),
       seatKind(info) ? h("span", { class: "seat-kind", text: seatKind(info) }) : null,
-    );
-    box.append(head);
+    ));
     const status = h("div", { class: "seat-status" });
-    if (seat !== obs.seat) {
+    const over = obs.phase === "over";
+    if (over && leftovers && leftovers[seat]) {
+      const cs = sortHand(cards(leftovers[seat]), game, obs.level);
+      const wrap = h("div", { class: "leftover", "data-testid": `leftover-${seat}`, role: "img", "aria-label": t("seat.leftover", { n: cs.length }) });
+      if (cs.length) wrap.append(...cs.map((c) => miniCard(c, { wild: isWild(c, game, obs.level) })));
+      else wrap.append(h("span", { class: "leftover-none", text: t("seat.noneLeft") }));
+      status.append(wrap);
+    } else if (seat !== obs.seat && count > 0) {
       const fan = h("span", { class: "fan", "aria-hidden": "true" });
-      for (let i = 0; i < Math.min(count, 6); i++) fan.append(h("span", { class: "back" }));
+      for (let i = 0; i < Math.min(count, 8); i++) fan.append(h("span", { class: "back" }));
       status.append(fan);
     }
-    status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
+    if (!(over && leftovers && leftovers[seat] && !count)) status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
     if (place >= 0) status.append(h("span", { class: "badge place", text: placeName(place + 1) }));
-    if (isTurn) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
+    else if (count > 0 && count <= 2 && obs.phase === "play") status.append(h("span", { class: "badge warn", "data-testid": `warn-${seat}`, text: t("seat.warn", { n: count }) }));
+    if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
+    if (seat === obs.seat && cantBeat) status.append(h("span", { class: "pass-tag cant-beat", "data-testid": "cant-beat", text: t("seat.cantBeat") }));
+    if (action && action.pass) status.append(h("span", { class: "pass-tag", "data-testid": `seat-${seat}-pass`, text: t("seat.passed") }));
     box.append(status);
-    const act = h("div", { class: `seat-action${isTop ? " top" : ""}`, "data-testid": `action-${seat}` });
-    if (action && action.pass) {
-      act.append(h("span", { class: "pass-marker", text: t("seat.passed") }));
-    } else if (action) {
-      act.append(playCards(action.cards, game, obs.level), h("span", { class: "combo-name", text: comboName(action.combo) }));
-      if (isTop) act.setAttribute("aria-label", t("table.topPlay", { combo: comboName(action.combo) }));
-    }
-    box.append(act);
-    out.push(box);
+    if (seat === obs.seat) mine.replaceChildren(box);
+    else out.push(box);
   }
   root.replaceChildren(...out);
 }
 
-export function renderCenter(root, obs, match) {
+const BOMBS = new Set(["bomb", "straight_flush", "joker_bomb", "ace_bomb", "heavenly_bomb"]);
+export function isBomb(combo) {
+  return !!combo && BOMBS.has(combo.type);
+}
+
+/**
+ * The current trick in the middle of the felt: the plays of this trick with full-size cards
+ * (the last three; the top play highlighted and named with who played it). Before a lead:
+ * who leads.
+ */
+export function renderTrick(root, obs) {
+  const plays = (obs.trick || []).filter((a) => !a.pass);
+  const shown = plays.slice(-3);
   const parts = [];
-  if (obs.game === "guandan" && obs.level) {
-    const lv = obs.level === "T" ? "10" : obs.level;
-    parts.push(h("p", { class: "deal-level", text: t("table.dealLevel", { level: lv }) }));
-    parts.push(h("p", { class: "wild-note", text: t("table.wildNote", { card: cardShort(cards([`${obs.level}h`])[0]) }) }));
+  shown.forEach((a, i) => {
+    const top = i === shown.length - 1;
+    const cardsBox = h("div", { class: "trick-cards" }, sortHand(cards(a.cards), obs.game, obs.level).map((c) => tableCard(c, { wild: isWild(c, obs.game, obs.level) })));
+    const label = `${seatName(obs.game, a.seat)} · ${comboName(a.combo)}`;
+    parts.push(h("div", {
+      class: `trick-play${top ? " top" : " older"}${isBomb(a.combo) ? " is-bomb" : ""}`,
+      "data-seat": a.seat, "data-testid": top ? "trick-top" : "trick-play",
+      role: "group", "aria-label": top ? t("table.topPlay", { combo: label }) : label,
+    }, cardsBox, h("p", { class: "trick-label", text: label })));
+  });
+  if (!shown.length && obs.phase === "play" && obs.turn !== null) {
+    parts.push(h("p", { class: "trick-note", text: t("table.leads", { seat: seatName(obs.game, obs.turn) }) }));
   }
-  if (obs.phase === "play") {
-    if (obs.top) {
-      parts.push(h("p", { class: "top-line", text: t("table.topBy", { combo: comboName(obs.top), seat: seatName(obs.game, obs.top_seat) }) }));
-    } else if (obs.turn !== null) {
-      parts.push(h("p", { class: "top-line", text: t("table.leads", { seat: seatName(obs.game, obs.turn) }) }));
-    }
-  }
-  if (obs.phase === "over") parts.push(renderSummary(obs, match));
   root.replaceChildren(...parts);
+}
+
+/** The always-visible score line: Guandan levels and the deal's level (wild card);
+ * Run Fast running totals. */
+export function renderScoreboard(root, obs, match) {
+  if (obs.game === "guandan") {
+    const levels = match?.levels || obs.team_levels || ["2", "2"];
+    const lv = obs.level || match?.deal_level || "2";
+    root.replaceChildren(
+      h("span", { class: "sb-item" }, `${t("scores.usTeam")} `, h("strong", { text: levelText(levels[0]) })),
+      h("span", { class: "sb-item" }, `${t("scores.themTeam")} `, h("strong", { text: levelText(levels[1]) })),
+      h("span", { class: "sb-item", "data-testid": "deal-level" }, `${t("table.dealLevel", { level: levelText(lv) })} · ${t("table.wildNote", { card: cardShort(cards([`${lv}h`])[0]) })}`),
+    );
+  } else {
+    const totals = match?.totals || new Array(obs.n_seats).fill(0);
+    root.replaceChildren(h("span", { class: "sb-item" }, `${t("scores.totals")}:`),
+      h("table", { "data-testid": "totals" }, h("tbody", {}, h("tr", {}, totals.map((v, seat) => [
+        h("th", { scope: "col", text: seatName(obs.game, seat) }), h("td", { text: signed(v) })])))));
+  }
+}
+
+/** The end-of-deal summary in the middle of the table (nothing while playing). */
+export function renderCenter(root, obs, match) {
+  root.replaceChildren(...(obs.phase === "over" ? [renderSummary(obs, match)] : []));
 }
 
 /** A level for display: accepts a symbol ("T") or a rank value (10); T shows as 10. */
@@ -184,7 +232,7 @@ export function renderScores(title, body, obs, match) {
   } else {
     title.textContent = t("scores.totals");
     const totals = match?.totals || new Array(obs.n_seats).fill(0);
-    body.replaceChildren(h("table", { class: "scores-table", "data-testid": "totals" },
+    body.replaceChildren(h("table", { class: "scores-table" },
       h("tbody", {}, totals.map((v, seat) => h("tr", {}, h("th", { scope: "row", text: seatName(obs.game, seat) }), h("td", { text: signed(v) })))),
     ));
   }

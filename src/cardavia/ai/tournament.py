@@ -148,8 +148,10 @@ def run(
     think_ms: float | None = None,
     workers: int = 1,
     progress: bool = True,
+    ray: str | None = None,
 ) -> dict[str, Any]:
-    """Play the tournament and return its JSON summary."""
+    """Play the tournament and return its JSON summary (``ray``: boards on a Ray cluster,
+    "auto" or an address; cardavia.env.cluster)."""
     if game == "guandan":
         if len(names) != 2:
             raise ValueError("Guandan tournaments take two agents (team A, team B)")
@@ -175,7 +177,12 @@ def run(
             el = time.perf_counter() - t0
             print(f"  {len(results)}/{deals} deals, {el:.0f}s", file=sys.stderr, flush=True)
 
-    if workers > 1:
+    if ray is not None:  # issue 16: the same boards on Ray, collected in board order
+        from cardavia.env.cluster import ray_map
+
+        for r in ray_map(_play, jobs, ray):
+            note(r)
+    elif workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for r in pool.map(_play, jobs, chunksize=max(1, deals // (workers * 8))):
                 note(r)
@@ -262,13 +269,19 @@ def tournament_main(argv: list[str]) -> int:
     parser.add_argument("--think-ms", type=float, default=None, help="expert's budget per move")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--json", action="store_true", help="print the JSON summary")
+    parser.add_argument("--ray", metavar="auto|ADDRESS", default=None, help="play the boards on Ray")
     args = parser.parse_args(argv)
     if args.deals < 1:
         print(json.dumps({"error": f"--deals {args.deals} must be at least 1"}))
         return 2
     try:
+        if any("=" in a for a in args.agents):  # NAME=PATH: a learned policy (cardavia.env.agents)
+            from cardavia.env.agents import resolve_agents
+
+            args.agents = resolve_agents(args.agents)
         summary = run(
-            args.game, args.agents, args.deals, args.seed, args.think_ms, max(1, args.workers)
+            args.game, args.agents, args.deals, args.seed, args.think_ms, max(1, args.workers),
+            ray=args.ray,
         )
     except ValueError as exc:
         print(json.dumps({"error": str(exc)}))

@@ -6,7 +6,7 @@ mask for every step), the AEC environment, and their ratio to the plain engine; 
 RLCard's Dou Dizhu ``env.step`` rate measured in the same run as the reference (the target:
 batched Guandan at least 2x RLCard per core).
 
-    python bench/env.py [--seconds 3]
+    python bench/env.py [--seconds 1] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import argparse
 import os
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -95,29 +96,44 @@ def rlcard_doudizhu(seconds: float) -> float | None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    p.add_argument("--seconds", type=float, default=1.0, help="per measurement")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept")
     args = p.parse_args()
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+        os.sched_setaffinity(0, {os.sched_getaffinity(0).pop()})  # one core
     s = args.seconds
-    print(f"env steps/s, random masked actions, one core, {s:.0f} s per figure")
-    reference = rlcard_doudizhu(s)
-    results: dict[str, float] = {}
+    print(
+        f"env steps/s, random masked actions, one core: best of {args.rounds} interleaved rounds"
+        f" of {s:.0f} s (the machine's load moves between rounds)"
+    )
+    have_rlcard = rlcard_doudizhu(0.01) is not None
+    configs: list[tuple[str, Callable[[], float]]] = []
     for game in ("guandan", "runfast"):
-        base = plain_engine(game, s)
+        configs.append((f"{game} plain", lambda g=game: plain_engine(g, s)))
+        for n in (1, 64, 512):
+            configs.append((f"{game} vec {n}", lambda g=game, k=n: vec(g, k, s)))
+        configs.append((f"{game} aec", lambda g=game: aec(g, s)))
+    if have_rlcard:
+        configs.append(("rlcard", lambda: rlcard_doudizhu(s) or 0.0))
+    best: dict[str, float] = {}
+    for _ in range(args.rounds):
+        for name, measure in configs:
+            best[name] = max(best.get(name, 0.0), measure())
+    for game in ("guandan", "runfast"):
+        base = best[f"{game} plain"]
         print(f"{game:8s} plain engine      {base:10.0f} decisions/s")
         for n in (1, 64, 512):
-            rate = vec(game, n, s)
-            results[f"{game} {n}"] = rate
+            rate = best[f"{game} vec {n}"]
             print(f"{game:8s} VecGame n={n:<4d}   {rate:10.0f} steps/s  ({rate / base:.2f}x the plain engine)")
-        rate = aec(game, s)
+        rate = best[f"{game} aec"]
         print(f"{game:8s} AEC env           {rate:10.0f} steps/s  ({rate / base:.2f}x the plain engine)")
-    if reference is None:
+    if not have_rlcard:
         print("RLCard is not installed (pip install rlcard): the Dou Dizhu reference is skipped")
         return
+    reference = best["rlcard"]
     print(f"RLCard doudizhu env.step {reference:10.0f} steps/s (reference, same run)")
     for n in (64, 512):
-        r = results[f"guandan {n}"] / reference
+        r = best[f"guandan vec {n}"] / reference
         verdict = "meets" if r >= 2 else "misses"
         print(f"batched Guandan n={n}: {r:.2f}x RLCard Dou Dizhu ({verdict} the 2x target)")
 

@@ -155,13 +155,28 @@ def selfplay_main(argv: Sequence[str]) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agent", nargs="+", default=["random"])
     p.add_argument("--out", required=True)
+    # issue 16: independent shards (Guandan: a match each) on local processes or on Ray
+    p.add_argument("--shards", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--ray", metavar="auto|ADDRESS", default=None)
     try:
         ns = p.parse_args(list(argv))
         if ns.deals < 1:
             raise _UsageError("--deals must be at least 1")
+        records: Any = selfplay_records(ns.game, ns.deals, ns.seed, ns.agent)
+        if any("=" in a for a in ns.agent) or ns.shards != 1 or ns.workers != 1 or ns.ray is not None:
+            from cardavia.env.cluster import selfplay_sharded
+
+            if any("=" in a for a in ns.agent):
+                from cardavia.env.agents import resolve_agents
+
+                ns.agent = resolve_agents(ns.agent)
+            records = selfplay_sharded(
+                ns.game, ns.deals, ns.seed, ns.agent, shards=ns.shards, workers=ns.workers, ray_address=ns.ray
+            )
         count = 0
         with open(ns.out, "w", encoding="utf-8") as fh:
-            for record in selfplay_records(ns.game, ns.deals, ns.seed, ns.agent):
+            for record in records:
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                 count += 1
     except (_UsageError, ValueError, OSError) as err:

@@ -5,13 +5,27 @@ The person's Guandan partner plays at the strongest level unless the person choo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cardavia.ai import make_agent
 from cardavia.ai.base import Agent
 
 DIFFICULTIES: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 #: Every AI level a table accepts: the four above plus ``random`` (uniformly random legal
-#: moves), for tests, load benchmarks and research; the lobby offers only the four.
-AI_LEVELS: tuple[str, ...] = (*DIFFICULTIES, "random")
+#: moves), for tests, load benchmarks and research, and the learned agents added by
+#: :func:`register_level`; the lobby offers only the four.
+AI_LEVELS: list[str] = [*DIFFICULTIES, "random"]
+#: Learned agents added at run time (``cardavia serve --agent NAME=PATH``, cardavia.env.agents).
+_LEARNED: dict[str, Callable[[int], Agent]] = {}
+
+
+def register_level(name: str, factory: Callable[[int], Agent]) -> None:
+    """Make ``name`` an AI level playing ``factory(seed)`` (a learned agent)."""
+    if name not in AI_LEVELS:
+        AI_LEVELS.append(name)
+    _LEARNED[name] = factory
+
+
 STRONGEST = "expert"
 
 #: difficulty → agent name in :data:`cardavia.ai.AGENTS`:
@@ -28,6 +42,8 @@ _AGENT_FOR: dict[str, str] = {
 
 def agent_for(difficulty: str, seed: int = 0) -> Agent:
     """The agent playing at ``difficulty`` (one of :data:`DIFFICULTIES`)."""
+    if difficulty in _LEARNED:
+        return _LEARNED[difficulty](seed)
     if difficulty not in _AGENT_FOR:
         raise ValueError(
             f"unknown difficulty {difficulty!r}; choose one of {', '.join(AI_LEVELS)}"

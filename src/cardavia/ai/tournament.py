@@ -50,13 +50,20 @@ def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
     raise ValueError(f"unknown agent {name!r}; choose one of {known}")
 
 
-def _play(args: tuple[str, tuple[str, ...], int, int, float | None]) -> dict[str, Any]:
-    game, slots, seed, index, think_ms = args
+def play_board(
+    game: str, slots: Sequence[str], seed: int, index: int, think_ms: float | None = None
+) -> dict[str, Any]:
+    """Board ``index`` of a tournament with ``seed``: the deal played in every seating of the
+    agents in ``slots`` (the game's duplicate format), and its per-side results."""
 
     def build(name: str, agent_seed: int) -> Agent:
         return build_agent(name, agent_seed, think_ms)
 
     return game_ai(game).tournament.play(slots, deal_seed(seed, index), index, build)
+
+
+def _play(args: tuple[str, tuple[str, ...], int, int, float | None]) -> dict[str, Any]:
+    return play_board(*args)
 
 
 def run(
@@ -67,6 +74,7 @@ def run(
     think_ms: float | None = None,
     workers: int = 1,
     progress: bool = True,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play the tournament and return its JSON summary."""
     fmt = game_ai(game).tournament
@@ -83,7 +91,12 @@ def run(
             el = time.perf_counter() - t0
             print(f"  {len(results)}/{deals} deals, {el:.0f}s", file=sys.stderr, flush=True)
 
-    if workers > 1:
+    if ray is not None:  # issue 16: the same boards on Ray, collected in board order
+        from cardavia.env.cluster import ray_map
+
+        for r in ray_map(_play, jobs, ray):
+            note(r)
+    elif workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for r in pool.map(_play, jobs, chunksize=max(1, deals // (workers * 8))):
                 note(r)
@@ -119,13 +132,19 @@ def tournament_main(argv: list[str]) -> int:
     parser.add_argument("--think-ms", type=float, default=None, help="expert's budget per move")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--json", action="store_true", help="print the JSON summary")
+    parser.add_argument("--ray", metavar="auto|ADDRESS", default=None, help="play the boards on Ray")
     args = parser.parse_args(argv)
     if args.deals < 1:
         print(json.dumps({"error": f"--deals {args.deals} must be at least 1"}))
         return 2
     try:
+        if any("=" in a for a in args.agents):  # NAME=PATH: a learned policy (cardavia.env.agents)
+            from cardavia.env.agents import resolve_agents
+
+            args.agents = resolve_agents(args.agents)
         summary = run(
-            args.game, args.agents, args.deals, args.seed, args.think_ms, max(1, args.workers)
+            args.game, args.agents, args.deals, args.seed, args.think_ms, max(1, args.workers),
+            ray=args.ray,
         )
     except ValueError as exc:
         print(json.dumps({"error": str(exc)}))
@@ -137,7 +156,7 @@ def tournament_main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["build_agent", "deal_seed", "format_table", "mean_ci", "run", "tournament_main"]
+__all__ = ["build_agent", "deal_seed", "format_table", "mean_ci", "play_board", "run", "tournament_main"]
 
 
 if __name__ == "__main__":  # pragma: no cover

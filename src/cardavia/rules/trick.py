@@ -139,6 +139,16 @@ class TrickDeal(ABC):
         """What ``seat`` may know of this deal (see :func:`cardavia.rules.observation.observation`)."""
         return observation(self, seat)
 
+    @property
+    def level_rank(self) -> int | None:
+        """The rank the deal is played at (Guandan's level, G-1.2); None for a game without."""
+        return None
+
+    @property
+    def opening(self) -> bool:
+        """Whether the next play is the deal's opening play under an opening rule (R-2.3)."""
+        return False
+
     def to_act(self) -> list[int]:
         """The seats whose action the deal waits for: the recipients owing a return card in
         the tribute phase (G-3.5, in seat order), the player to move in play, none when over."""

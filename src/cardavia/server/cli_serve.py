@@ -101,7 +101,18 @@ def main(argv: list[str] | None = None) -> None:
                         "a SQLite file in the user data directory)")
     parser.add_argument("--pacing", type=float, default=None,
                         help="seconds between AI moves (default 0.6)")
+    parser.add_argument("--agent", action="append", default=[], metavar="NAME=PATH",
+                        help="a learned policy as AI level NAME (issue 16, cardavia.env.agents)")
     args = parser.parse_args(argv)
+    for spec in args.agent:  # issue 16: learned agents as table AI levels
+        if "=" not in spec:
+            parser.error(f"--agent {spec!r}: give NAME=PATH")
+        from cardavia.env.agents import parse_spec
+
+        try:
+            print(f"AI level {parse_spec(spec)!r}: learned policy", flush=True)
+        except (ValueError, ImportError) as err:
+            parser.error(f"--agent {spec}: {err}")
     serve(args.host, args.port, args.db, pacing=args.pacing)
 
 

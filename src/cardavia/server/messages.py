@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
 
+from cardavia.ai.difficulty import AI_LEVELS
 from cardavia.rules.games import GameName
 
-Difficulty = Literal["easy", "normal", "hard", "expert", "random"]  # "random": tests, load, research
+
+def _ai_level(name: str) -> str:
+    """An AI level a table accepts: the built-in ones or a learned agent (``serve --agent``)."""
+    if name not in AI_LEVELS:
+        raise ValueError(f"unknown difficulty {name!r}; choose one of {', '.join(AI_LEVELS)}")
+    return name
+
+
+#: "random": tests, load, research; learned agents registered by ``serve --agent`` (issue 16)
+Difficulty = Annotated[str, AfterValidator(_ai_level)]
 CardText = Annotated[str, StringConstraints(min_length=1, max_length=4)]
 
 #: WebSocket frames larger than this are refused with ``too_large``.

@@ -154,6 +154,10 @@ class GuandanDeal(TrickDeal):
     def readings(self, cards: Sequence[Card]) -> list[Combo]:
         return readings_of(cards, self.level)
 
+    @property
+    def level_rank(self) -> int:
+        return self.level
+
     def has_reply(self, seat: int) -> bool:
         return bool(patterns(self.cnt[seat], self.level, self.top))
 

@@ -130,6 +130,10 @@ class RunFastDeal(TrickDeal):
         return self._opening
 
     @property
+    def opening(self) -> bool:
+        return self._opening
+
+    @property
     def must_include(self) -> Card | None:
         """``3h`` while the opening play is due (R-2.3), else None."""
         return THREE_HEARTS if self._opening else None

@@ -541,8 +541,9 @@ class Table:
         drops the finished deals' entries: they live in the database)."""
         self._seq = entry.seq
         if not self.keep_finished and entry.kind == DEAL_STARTED:
-            # the finished deals' entries live in the database; the table's own stay
-            self.log = [e for e in self.log if e.kind in TABLE_EVENTS]
+            # the finished deals' entries live in the database; the table's own last one
+            # stays (only the last: a log of restarts must not make every fold re-filter them)
+            self.log = [e for e in self.log if e.kind in TABLE_EVENTS][-1:]
         self.log.append(entry)
 
     def entry(self, seq: int) -> LogEntry:

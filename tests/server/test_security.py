@@ -230,7 +230,7 @@ def test_out_of_turn_while_the_ai_thinks(tmp_path: Any) -> None:
     from .conftest import ThreadServer
 
     db_url = f"sqlite:///{tmp_path / 'paced.sqlite3'}"
-    app = create_app(db_url, pacing=0.4)
+    app = create_app(db_url, pacing=0.4, allow_seeds=True)
     with ThreadServer(app) as running:
         live = LiveServer(running.port, db_url, app)
         created = live.create("runfast", difficulty="easy", seed=7)

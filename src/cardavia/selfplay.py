@@ -63,7 +63,7 @@ def selfplay_records(
     if game == "guandan":
         from cardavia.rules.guandan.deal import GuandanMatch
 
-        match = GuandanMatch(seed)
+        match = GuandanMatch(seed, keep_finished=False)  # records are streamed: flat memory
         for _ in range(deals):
             deal = match.start_deal()
             play_out(deal, agents)
@@ -72,7 +72,7 @@ def selfplay_records(
     elif game == "runfast":
         from cardavia.rules.runfast.deal import RunFastSession
 
-        session = RunFastSession(seed)
+        session = RunFastSession(seed, keep_finished=False)
         for _ in range(deals):
             rf_deal = session.start_deal()
             play_out(rf_deal, agents)

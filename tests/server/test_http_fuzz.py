@@ -139,6 +139,7 @@ def test_ws_frames_fuzz(server: LiveServer) -> None:
             assert reply["code"] in ("bad_message", "illegal", "not_your_turn", "not_allowed",
                                      "ambiguous", "rate_limited")
             if reply["code"] == "rate_limited":  # a fresh connection has a fresh allowance
+                seat.close()  # (a seat may hold only a few connections at once)
                 seats.append(server.connect(table_id, token))
                 seats[-1].recv()
         # drain whatever the AI did after an accepted move

@@ -9,6 +9,7 @@ import logging
 
 from starlette.websockets import WebSocket
 
+from cardavia.server.guard import TRANSPORT_KEY
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.messages import ErrorMessage
 
@@ -34,6 +35,8 @@ class Client:
         self.ws = ws
         self.seat = seat
         self.limiter = RateLimiter(limits.frame_rate, limits.frame_burst)
+        #: Frames refused by :attr:`limiter` since the last one it let through.
+        self.refused_in_a_row = 0
         self._send_timeout = limits.send_timeout
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limits.max_queued)
         self._writer = asyncio.create_task(self._write())
@@ -96,9 +99,10 @@ class Client:
 
     async def _abort(self) -> None:
         """Drop the connection (its close frame could not be written either): the reader
-        gets a disconnect and cleans up."""
-        transport = getattr(getattr(self.ws, "_send", None), "__self__", None)
-        abort = getattr(getattr(transport, "transport", None), "abort", None)
+        gets a disconnect and cleans up. (The transport is the server's, found by
+        :class:`~cardavia.server.guard.Guard`.)"""
+        transport = self.ws.scope.get(TRANSPORT_KEY)
+        abort = getattr(transport, "abort", None)
         if callable(abort):
             abort()
 

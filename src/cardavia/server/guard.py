@@ -30,6 +30,10 @@ MAX_BODY_BYTES = 64 * 1024
 #: Host names always accepted: this machine's loopback names.
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
+#: Where a WebSocket's scope keeps the server's transport (uvicorn's), so that a client
+#: that never reads can be dropped even though its close frame cannot be written.
+TRANSPORT_KEY = "cardavia.transport"
+
 #: No request may leave the machine: everything comes from this origin.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -149,6 +153,9 @@ class Guard:
             if not origin_allowed(_header(scope, b"origin"), self.hosts):
                 await send({"type": "websocket.close", "code": 1008})
                 return
+            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            if transport is not None:
+                scope[TRANSPORT_KEY] = transport
             await self.app(scope, receive, send)
             return
         await self._http(scope, receive, send)

@@ -38,7 +38,8 @@ NEW_TABLE_HOLD_SECONDS = 10.0
 TABLE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 #: Summaries and records of tables not in memory, kept by (table id, last seq).
 CACHED_TABLES = 256
-#: Client addresses whose table-creation budget is remembered.
+#: Client addresses whose table-creation budget is remembered (and tables whose restart
+#: budget is).
 TRACKED_CLIENTS = 4096
 
 
@@ -85,6 +86,7 @@ class Registry:
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._cache: OrderedDict[tuple[str, str], tuple[int, Any]] = OrderedDict()
         self._create_buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._restart_buckets: OrderedDict[str, dict[int, TokenBucket]] = OrderedDict()
         self._secret: bytes | None = None
         self._pending: list[
             tuple[str, list[tuple[int, dict[str, Any]]], bool, asyncio.Future[None]]
@@ -153,9 +155,14 @@ class Registry:
         restarts: int = 0,
         owner: str | None = None,
     ) -> Room:
+        buckets = self._restart_buckets.setdefault(table_id, {})
+        self._restart_buckets.move_to_end(table_id)
+        while len(self._restart_buckets) > TRACKED_CLIENTS:
+            self._restart_buckets.popitem(last=False)
         room = Room(
             table_id, table, hashes, self.commit, self.pacing, self._idle, self._ai,
             self._priority, limits=self.limits, restarts=restarts, owner=owner,
+            restart_buckets=buckets,
         )
         self.rooms[table_id] = room
         return room

@@ -51,7 +51,7 @@ _SEATS = TypeAdapter(list[SeatInfo])
 
 #: The share of the pacing in which a paced AI move is worked out (the rest of the pause
 #: is waited before it starts); a move worked out within it shows exactly on time.
-THINK_SHARE = 0.5
+THINK_SHARE = 0.8
 #: The random part of a paced AI move's pause, as a share of the pacing.
 THINK_JITTER = 0.1
 _JITTER = random.Random()
@@ -133,6 +133,7 @@ class Room:
         limits: Limits = DEFAULT_LIMITS,
         restarts: int = 0,
         owner: str | None = None,
+        restart_buckets: dict[int, TokenBucket] | None = None,
     ) -> None:
         self.table_id = table_id
         self.limits = limits
@@ -140,7 +141,8 @@ class Room:
         self.restarts = restarts
         #: The client address that created the table (None once reloaded).
         self.owner = owner
-        self._restart_buckets: dict[int, TokenBucket] = {}
+        # per seat; kept by the registry while the room comes and goes from memory
+        self._restart_buckets = {} if restart_buckets is None else restart_buckets
         self._hinting = False
         self.table = table
         self.token_hashes = token_hashes

@@ -39,6 +39,8 @@ router = APIRouter()
 CLOSE_AUTH = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_SERVER_ERROR = 1011
+#: Frames a connection may send on, unanswered, after ``rate_limited`` before it is closed.
+FLOOD_FRAMES = 100
 
 
 class BadMessage(ValueError):
@@ -146,8 +148,15 @@ async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
             return
         text = frame.get("text")
         if not client.limiter.allow():
-            client.send_error("rate_limited", "too many messages; slow down and try again")
-            continue
+            client.refused_in_a_row += 1
+            if client.refused_in_a_row == 1:
+                client.send_error("rate_limited", "too many messages; slow down and try again")
+            elif client.refused_in_a_row > FLOOD_FRAMES:  # it does not slow down: a flood
+                client.send_error("rate_limited", "too many messages; the connection is closed")
+                client.close(CLOSE_POLICY)
+                return
+            continue  # (one answer per flood, not one per frame)
+        client.refused_in_a_row = 0
         if text is None:
             client.send_error("bad_message", "send JSON text frames, not binary ones")
             continue

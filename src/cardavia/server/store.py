@@ -236,16 +236,19 @@ class Store:
     def _create_schema(self) -> None:
         """Create what is missing; a second process creating it at the same moment is
         fine (it is checked again after a clash)."""
-        for attempt in range(5):
+        for attempt in range(20):
             try:
                 metadata.create_all(self.engine)
                 with self.engine.connect() as conn:  # a corrupt file fails here at the latest
                     conn.execute(sa.select(sa.func.count()).select_from(tables_table)).scalar()
                 return
             except sa.exc.OperationalError as err:
-                if "already exists" not in str(err) or attempt == 4:
+                # another process is creating it too (or switching the file to WAL)
+                clash = "already exists" in str(err) or "database is locked" in str(err)
+                if not clash or attempt == 19:
                     raise
-                time.sleep(0.05)
+                self.engine.dispose()
+                time.sleep(0.05 * (attempt + 1))
 
     def seed_secret(self) -> bytes:
         """The server secret mixed into server-chosen seeds: made once, kept in the

@@ -145,7 +145,7 @@ def test_ws_frames_fuzz(server: LiveServer) -> None:
         # drain whatever the AI did after an accepted move
         while True:
             try:
-                seat.recv(timeout=0.02)
+                seats[-1].recv(timeout=0.02)
             except TimeoutError:
                 break
 

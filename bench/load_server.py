@@ -232,7 +232,7 @@ async def run(args: argparse.Namespace) -> None:
         db = Path(tempfile.mkdtemp(prefix="cardavia-bench-")) / "bench.sqlite3"
         proc = subprocess.Popen(
             [sys.executable, "-m", "cardavia.server.cli_serve", "--port", str(port),
-             "--db", f"sqlite:///{db}", "--pacing", str(args.pacing)],
+             "--db", f"sqlite:///{db}", "--pacing", str(args.pacing), "--allow-seeds"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         base = f"http://127.0.0.1:{port}"

@@ -186,29 +186,20 @@ def selfplay_main(argv: Sequence[str]) -> int:
 
 
 def replay_main(argv: Sequence[str]) -> int:
+    from cardavia.replay_reader import RecordFileError, read_records
+
     p = _Parser(prog="cardavia replay", description="Re-check a game record against the rules.")
     p.add_argument("file")
     try:
         ns = p.parse_args(list(argv))
-        records: list[dict[str, Any]] = []
-        with open(ns.file, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise _UsageError(f"line {number} of {ns.file} is not valid JSON ({err.msg})") from None
-                if not isinstance(item, dict):
-                    raise _UsageError(f"line {number} of {ns.file} is not a JSON object")
-                records.append(item)
+        with open(ns.file, encoding="utf-8") as fh:  # streamed: one record at a time
+            outcomes, problem = replay_records(read_records(fh, ns.file))
     except UnicodeDecodeError as err:
         return _fail(f"{ns.file} is not a UTF-8 text file (bad byte at offset {err.start})")
     except OSError as err:
         return _fail(f"cannot read {ns.file}: {err.strerror or err}")
-    except _UsageError as err:
+    except (_UsageError, RecordFileError) as err:
         return _fail(str(err))
-    outcomes, problem = replay_records(records)
     if problem is not None:
         _emit(problem.to_json() | {"checked": len(outcomes)})
         return 1

@@ -110,7 +110,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardavia.server.cli_serve", "--port", str(port),
-         "--db", db_url, "--pacing", "0"],
+         "--db", db_url, "--pacing", "0", "--allow-seeds"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:

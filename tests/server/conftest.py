@@ -168,7 +168,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A thread server with pacing 0 and a fresh SQLite file."""
     db = tmp_path_factory.mktemp("db") / "cardavia.sqlite3"
     db_url = f"sqlite:///{db}"
-    app = create_app(db_url, pacing=0)
+    app = create_app(db_url, pacing=0, allow_seeds=True)
     with ThreadServer(app) as running:
         yield LiveServer(running.port, db_url, app)
 
@@ -186,7 +186,7 @@ class SubprocessServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cardavia.server.cli_serve", "--port", str(self.port),
-             "--db", self.db_url, "--pacing", str(self.pacing)],
+             "--db", self.db_url, "--pacing", str(self.pacing), "--allow-seeds"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         assert self.proc.stdout is not None

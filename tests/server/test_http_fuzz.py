@@ -64,12 +64,12 @@ def _paths(table_id: str) -> st.SearchStrategy[str]:
 
 
 def test_http_api_never_fails(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", pacing=0)
+    app = create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", pacing=0, allow_seeds=True)
     loop = asyncio.new_event_loop()
     stack = AsyncExitStack()
     try:
         loop.run_until_complete(stack.enter_async_context(app.router.lifespan_context(app)))
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t")
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1")
         stack.push_async_callback(client.aclose)
 
         def request(method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -139,12 +139,13 @@ def test_ws_frames_fuzz(server: LiveServer) -> None:
             assert reply["code"] in ("bad_message", "illegal", "not_your_turn", "not_allowed",
                                      "ambiguous", "rate_limited")
             if reply["code"] == "rate_limited":  # a fresh connection has a fresh allowance
+                seat.close()  # (a seat may hold only a few connections at once)
                 seats.append(server.connect(table_id, token))
                 seats[-1].recv()
         # drain whatever the AI did after an accepted move
         while True:
             try:
-                seat.recv(timeout=0.02)
+                seats[-1].recv(timeout=0.02)
             except TimeoutError:
                 break
 

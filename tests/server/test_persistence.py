@@ -16,7 +16,7 @@ from .ws_client import answer, choose, must_act
 
 def test_a_failed_commit_is_never_broadcast(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db_url = f"sqlite:///{tmp_path / 'failing.sqlite3'}"
-    app = create_app(db_url, pacing=0)
+    app = create_app(db_url, pacing=0, allow_seeds=True)
     with ThreadServer(app) as running:
         live = LiveServer(running.port, db_url, app)
         created = live.create("runfast", difficulty="easy", seed=3)

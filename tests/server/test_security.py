@@ -180,34 +180,39 @@ def test_ambiguous_play_lists_options(server: LiveServer) -> None:
 
 
 def test_burst_of_a_thousand_messages(server: LiveServer) -> None:
+    """Within its allowance each frame is answered; the first frame over it gets one
+    ``rate_limited``; a connection that keeps sending is closed (1008), nothing stored."""
+    from websockets.exceptions import ConnectionClosed
+
     table_id, _, seat, state = _table(server)
-    bystander = server.connect(table_id, _table_token(server, table_id, seat))
+    token = _table_token(server, table_id, seat)
+    bystander = server.connect(table_id, token)
     bystander.recv()  # its own first state
-    for _ in range(1000):
-        seat.send({"type": "play", "cards": ["RJ", "RJ", "RJ"]})
+    try:
+        for _ in range(1000):
+            seat.send({"type": "play", "cards": ["RJ", "RJ", "RJ"]})
+    except ConnectionClosed:
+        pass
     codes: list[str] = []
-    while True:
-        try:
-            message = seat.recv(timeout=1.5)
-        except TimeoutError:
-            break
-        if message["type"] == "error":
-            codes.append(message["code"])
-    assert "rate_limited" in codes
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            message = seat.recv(timeout=5)
+            if message["type"] == "error":
+                codes.append(message["code"])
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert set(codes) <= {"illegal", "rate_limited"}
-    assert len(codes) == 1000, "every frame is answered"
-    assert codes.count("illegal") < 100  # the flood was cut off, not processed
+    assert codes.count("illegal") <= 31  # the flood was cut off, not processed
+    assert codes.count("rate_limited") == 2  # once when it began, once when it was closed
     # the errors went to the sender only
     with pytest.raises(TimeoutError):
         bystander.recv(timeout=0.3)
     assert httpx.get(f"{server.http}/api/health").json() == {"ok": True}
     assert len(server.stored_events(table_id)) == state["seq"]
-    # after a pause the same connection is served again
-    import time
-
-    time.sleep(1.0)
-    _unchanged(server, table_id, state["seq"], seat)
-    seat.close()
+    # a new connection is served
+    again = server.connect(table_id, token)
+    again.recv()
+    _unchanged(server, table_id, state["seq"], again)
+    again.close()
     bystander.close()
 
 
@@ -230,7 +235,7 @@ def test_out_of_turn_while_the_ai_thinks(tmp_path: Any) -> None:
     from .conftest import ThreadServer
 
     db_url = f"sqlite:///{tmp_path / 'paced.sqlite3'}"
-    app = create_app(db_url, pacing=0.4)
+    app = create_app(db_url, pacing=0.4, allow_seeds=True)
     with ThreadServer(app) as running:
         live = LiveServer(running.port, db_url, app)
         created = live.create("runfast", difficulty="easy", seed=7)

@@ -10,17 +10,23 @@ from __future__ import annotations
 import gc
 import importlib.util
 import logging
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+import sqlalchemy as sa
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardavia.server import http_api, ws
-from cardavia.server.registry import Registry
-from cardavia.server.store import Store, default_db_url
+from cardavia.server.guard import Guard, allowed_hosts
+from cardavia.server.limits import DEFAULT_LIMITS, Limits
+from cardavia.server.registry import LimitReached, Registry, TableUnavailable
+from cardavia.server.store import Store, StoreError, default_db_url
 from cardavia.table import GAMES, Table, TableConfig
 
 log = logging.getLogger("cardavia.server")
@@ -55,16 +61,31 @@ def warm_up_and_freeze() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def create_app(db_url: str | None = None, pacing: float = 0.6, *, freeze_gc: bool = False) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    pacing: float = 0.6,
+    *,
+    freeze_gc: bool = False,
+    allow_seeds: bool = False,
+    hosts: Iterable[str] = (),
+    limits: Limits = DEFAULT_LIMITS,
+    exclusive: bool = False,
+) -> FastAPI:
     """The play server. ``db_url``: any SQLAlchemy URL (default ``$CARDAVIA_DB`` or a SQLite
     file in the user data directory); ``pacing``: seconds between AI moves (0 in tests);
     ``freeze_gc``: :func:`warm_up_and_freeze` once started (``cardavia serve`` does; it is
-    process-wide, so tests that start many apps in one process leave it off)."""
-    store = Store(db_url or default_db_url())
+    process-wide, so tests that start many apps in one process leave it off);
+    ``allow_seeds``: take client-chosen seeds (tests, research); ``hosts``: host names
+    served besides the loopback ones; ``limits``: what one client may ask for;
+    ``exclusive``: refuse a SQLite file another server holds.
+
+    Every request passes the :class:`~cardavia.server.guard.Guard` middleware first.
+    :class:`~cardavia.server.store.StoreError` when the database cannot be used."""
+    store = Store(db_url or default_db_url(), exclusive=exclusive)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.registry = Registry(store, pacing)
+        app.state.registry = Registry(store, pacing, limits)
         app.state.registry.start()
         waiting = await app.state.registry.db(store.unfinished_table_ids)
         log.info("%d unfinished tables resume when their players reconnect", len(waiting))
@@ -80,12 +101,53 @@ def create_app(db_url: str | None = None, pacing: float = 0.6, *, freeze_gc: boo
         summary="Guandan and Run Fast against AI: play server (docs/protocol.md)",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,  # the interactive pages load scripts from CDNs: the schema is at
+        redoc_url=None,  # /openapi.json
     )
     app.state.store = store
+    app.state.allow_seeds = allow_seeds
+    app.state.hosts = allowed_hosts(hosts)
+    app.state.limits = limits
     app.include_router(http_api.router)
     app.include_router(ws.router)
+    _add_errors(app)
     _add_web(app)
+    app.add_middleware(Guard, hosts=app.state.hosts)
     return app
+
+
+#: Database faults answered 503 (the server stays up; nothing committed is lost).
+STORE_FAULTS = (StoreError, sa.exc.SQLAlchemyError, sqlite3.Error, OSError)
+
+
+def _add_errors(app: FastAPI) -> None:
+    """Bad input is a 4xx whose body never echoes the input; faults of the database are a
+    503 with a sentence."""
+
+    async def invalid(_: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        detail = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))[:300], "type": str(e.get("type", ""))}
+            for e in exc.errors()[:20]
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
+
+    async def limited(_: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=429, headers={"Retry-After": "10"})
+
+    async def unavailable(_: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, TableUnavailable):
+            detail = str(exc)
+        else:
+            log.error("database fault: %s", exc)
+            detail = "the database cannot be used now (damaged, read-only or full); try again later"
+        return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": "30"})
+
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(LimitReached, limited)
+    app.add_exception_handler(TableUnavailable, unavailable)
+    for fault in STORE_FAULTS:
+        app.add_exception_handler(fault, unavailable)
 
 
 def _add_web(app: FastAPI) -> None:

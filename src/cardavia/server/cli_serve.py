@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import socket
 import sys
+from collections.abc import Sequence
 
 import uvicorn
 
 from cardavia.server.app import create_app
-from cardavia.server.store import default_db_url
+from cardavia.server.store import StoreError, default_db_url
 
 PACING_ENV = "CARDAVIA_PACING"
 DEFAULT_PACING = 0.6
@@ -67,27 +69,79 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, *,
-          pacing: float | None = None) -> None:
-    """Listen, print the URL to open and run the server until interrupted.
+def pacing_seconds(text: str, where: str = "--pacing") -> float:
+    """Seconds between AI moves: a finite number ≥ 0.
 
-    The socket is bound before the URL is printed, so a taken port is reported at once
-    (and ``port=0`` picks a free one). ``pacing`` (seconds between AI moves) defaults to
-    ``$CARDAVIA_PACING`` or 0.6.
+    >>> pacing_seconds("0.6")
+    0.6
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{where} must be a number of seconds (0 or more), not {text!r}")
+    return value
+
+
+def _pacing_arg(text: str) -> float:
+    try:
+        return pacing_seconds(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, saying where to open the app once it accepts connections (not before:
+    whoever waits for the line may connect at once)."""
+
+    def __init__(self, config: uvicorn.Config, url: str) -> None:
+        super().__init__(config)
+        self.url = url
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and not self.should_exit:
+            print(f"Cardavia is running: open {self.url}", flush=True)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, *,
+          pacing: float | None = None, allow_seeds: bool = False,
+          allowed_hosts: Sequence[str] = ()) -> None:
+    """Listen, run the server until interrupted and print the URL to open once it answers.
+
+    The socket is bound first, so a taken port is reported at once (and ``port=0`` picks
+    a free one); a database that cannot be used, one another server holds, or a bad
+    ``$CARDAVIA_PACING`` are one line too (SystemExit). ``pacing`` (seconds between AI
+    moves) defaults to ``$CARDAVIA_PACING`` or 0.6.
     """
     if pacing is None:
-        pacing = float(os.environ.get(PACING_ENV, DEFAULT_PACING))
+        try:
+            pacing = pacing_seconds(os.environ.get(PACING_ENV, str(DEFAULT_PACING)), PACING_ENV)
+        except ValueError as err:
+            raise SystemExit(f"cardavia serve: {err}") from None
     sock = listen_socket(host, port)
     sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(db_url or default_db_url(), pacing=pacing, freeze_gc=True)
-    print(f"Cardavia is running: open {url_to_open(host, sock.getsockname()[1])}", flush=True)
+    try:
+        url = db_url or default_db_url()
+        app = create_app(
+            url, pacing=pacing, freeze_gc=True, allow_seeds=allow_seeds,
+            hosts=[host, *allowed_hosts], exclusive=True,
+        )
+    except (StoreError, OSError) as err:
+        sock.close()
+        raise SystemExit(f"cardavia serve: {err}") from None
     config = uvicorn.Config(
         app,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=WS_DEFLATE,
         log_level="warning",
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    server = _Server(config, url_to_open(host, sock.getsockname()[1]))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        app.state.store.close()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -99,12 +153,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=port_number, default=8000, help="0: any free port")
     parser.add_argument("--db", default=None, help="SQLAlchemy URL (default: $CARDAVIA_DB or "
                         "a SQLite file in the user data directory)")
-    parser.add_argument("--pacing", type=float, default=None,
-                        help="seconds between AI moves (default 0.6)")
+    parser.add_argument("--pacing", type=_pacing_arg, default=None,
+                        help="seconds between AI moves (default $CARDAVIA_PACING or 0.6)")
+    parser.add_argument("--allow-seeds", action="store_true",
+                        help="take client-chosen seeds (tests, research: a known seed gives "
+                        "away every hand)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name (or address) the server answers for besides "
+                        "127.0.0.1, localhost and --host; repeat for more")
     parser.add_argument("--agent", action="append", default=[], metavar="NAME=PATH",
-                        help="a learned policy as AI level NAME (issue 16, cardavia.env.agents)")
+                        help="a learned policy as AI level NAME (cardavia.env.agents)")
     args = parser.parse_args(argv)
-    for spec in args.agent:  # issue 16: learned agents as table AI levels
+    for spec in args.agent:  # learned agents as table AI levels
         if "=" not in spec:
             parser.error(f"--agent {spec!r}: give NAME=PATH")
         from cardavia.env.agents import parse_spec
@@ -113,7 +173,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"AI level {parse_spec(spec)!r}: learned policy", flush=True)
         except (ValueError, ImportError) as err:
             parser.error(f"--agent {spec}: {err}")
-    serve(args.host, args.port, args.db, pacing=args.pacing)
+    serve(args.host, args.port, args.db, pacing=args.pacing, allow_seeds=args.allow_seeds,
+          allowed_hosts=args.allowed_host)
 
 
 if __name__ == "__main__":

@@ -6,53 +6,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 
 from starlette.websockets import WebSocket
 
+from cardavia.server.guard import TRANSPORT_KEY
+from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.messages import ErrorMessage
 
 log = logging.getLogger("cardavia.server")
 
 #: Frames waiting for a slow client before the connection is dropped.
-MAX_QUEUED = 4096
+MAX_QUEUED = DEFAULT_LIMITS.max_queued
+#: Close code for a client that does not read its frames (or breaks a limit).
+CLOSE_POLICY = 1008
 
 
-class RateLimiter:
-    """A token bucket: ``burst`` messages at once, ``rate`` per second on average.
-
-    Accepted game actions are refunded (:meth:`refund`): the game itself paces them (a seat
-    acts only in turn), so only refused messages and hints wear the bucket down.
-    """
+class RateLimiter(TokenBucket):
+    """A connection's frame budget (see :class:`~cardavia.server.limits.Limits`)."""
 
     def __init__(self, rate: float = 10.0, burst: float = 30.0) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def refund(self) -> None:
-        self.tokens = min(self.burst, self.tokens + 1.0)
-
+        super().__init__(rate, burst)
 
 
 class Client:
     """A seat's connection: :meth:`send` never blocks; frames go out in order."""
 
-    def __init__(self, ws: WebSocket, seat: int) -> None:
+    def __init__(self, ws: WebSocket, seat: int, limits: Limits = DEFAULT_LIMITS) -> None:
         self.ws = ws
         self.seat = seat
-        self.limiter = RateLimiter()
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=MAX_QUEUED)
+        self.limiter = RateLimiter(limits.frame_rate, limits.frame_burst)
+        #: Frames refused by :attr:`limiter` since the last one it let through.
+        self.refused_in_a_row = 0
+        self._send_timeout = limits.send_timeout
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limits.max_queued)
         self._writer = asyncio.create_task(self._write())
         self._close_code = 1000
         self._closer: asyncio.Task[None] | None = None
@@ -66,7 +52,7 @@ class Client:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             log.warning("dropping a client of seat %s that stopped reading", self.seat)
-            self.close(1008)
+            self.close(CLOSE_POLICY)
 
     def send_error(
         self, code: str, message: str, options: list[dict[str, object]] | None = None
@@ -88,7 +74,7 @@ class Client:
 
     async def _close_socket(self, code: int) -> None:
         with contextlib.suppress(Exception):
-            await self.ws.close(code)
+            await asyncio.wait_for(self.ws.close(code), timeout=self._send_timeout)
 
     async def _write(self) -> None:
         try:
@@ -97,11 +83,28 @@ class Client:
                 if text is None:
                     await self._close_socket(self._close_code)
                     return
-                await self.ws.send_text(text)
+                try:
+                    await asyncio.wait_for(self.ws.send_text(text), timeout=self._send_timeout)
+                except TimeoutError:
+                    # the client has not taken a frame for that long: it stopped reading
+                    log.warning("closing a client of seat %s that stopped reading", self.seat)
+                    self.closed = True
+                    await self._close_socket(CLOSE_POLICY)
+                    await self._abort()
+                    return
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket went away; the reader notices and cleans up
             self.closed = True
+
+    async def _abort(self) -> None:
+        """Drop the connection (its close frame could not be written either): the reader
+        gets a disconnect and cleans up. (The transport is the server's, found by
+        :class:`~cardavia.server.guard.Guard`.)"""
+        transport = self.ws.scope.get(TRANSPORT_KEY)
+        abort = getattr(transport, "abort", None)
+        if callable(abort):
+            abort()
 
     async def finish(self) -> None:
         """Stop the writer (the connection is gone or being closed). Frames queued before a

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
 
 from cardavia.ai.difficulty import AI_LEVELS
+from cardavia.rules.combo import ComboType
 from cardavia.rules.games import GameName
 
 
@@ -118,6 +119,12 @@ class Interpretation(BaseModel):
 
     type: Annotated[str, StringConstraints(min_length=1, max_length=24)]
     rank: Annotated[str, StringConstraints(min_length=1, max_length=3)] | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        ComboType.parse(value)  # ValueError: an unknown type (refused as bad_message)
+        return value
 
 
 class PlayRequest(_ClientFrame):

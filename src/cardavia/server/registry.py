@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
+from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.rooms import PersonFirst, Room, token_hash
-from cardavia.server.store import Store
+from cardavia.server.store import Store, StoreError
 from cardavia.server.worker import Worker
 from cardavia.table import Table, TableConfig
 
@@ -32,6 +36,34 @@ CHECKPOINT_SECONDS = 1.0
 NEW_TABLE_HOLD_SECONDS = 10.0
 
 TABLE_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+#: Summaries and records of tables not in memory, kept by (table id, last seq).
+CACHED_TABLES = 256
+#: Client addresses whose table-creation budget is remembered (and tables whose restart
+#: budget is).
+TRACKED_CLIENTS = 4096
+
+
+class LimitReached(Exception):
+    """A client asked for more than :class:`~cardavia.server.limits.Limits` allows."""
+
+
+class TableUnavailable(Exception):
+    """A stored table cannot be loaded (a damaged row, a database fault): one sentence."""
+
+
+def mixed_seed(secret: bytes, nonce: bytes | None = None) -> int:
+    """A server-chosen table seed: fresh randomness mixed with the server secret (63 bits).
+
+    >>> 0 <= mixed_seed(b"k", b"n") < 2**63 and mixed_seed(b"k", b"n") == mixed_seed(b"k", b"n")
+    True
+    """
+    nonce = secrets.token_bytes(16) if nonce is None else nonce
+    digest = hmac.new(secret, nonce, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _expert(config: TableConfig) -> bool:
+    return any(seat.difficulty == "expert" for seat in config.seats)
 
 
 class Registry:
@@ -43,14 +75,19 @@ class Registry:
     (and with each other) and a person's action would wait behind all of them.
     """
 
-    def __init__(self, store: Store, pacing: float) -> None:
+    def __init__(self, store: Store, pacing: float, limits: Limits = DEFAULT_LIMITS) -> None:
         self.store = store
         self.pacing = pacing
+        self.limits = limits
         self.rooms: dict[str, Room] = {}
         self._db = Worker("cardavia-db")
         self._ai = Worker("cardavia-ai")
-        self._priority = PersonFirst()
-        self._load_lock = asyncio.Lock()
+        self._priority = PersonFirst(limits.person_first_seconds)
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._cache: OrderedDict[tuple[str, str], tuple[int, Any]] = OrderedDict()
+        self._create_buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._restart_buckets: OrderedDict[str, dict[int, TokenBucket]] = OrderedDict()
+        self._secret: bytes | None = None
         self._pending: list[
             tuple[str, list[tuple[int, dict[str, Any]]], bool, asyncio.Future[None]]
         ] = []
@@ -110,9 +147,22 @@ class Registry:
                 if not done.done():
                     done.set_result(None)
 
-    def _room(self, table_id: str, table: Table, hashes: dict[int, str]) -> Room:
+    def _room(
+        self,
+        table_id: str,
+        table: Table,
+        hashes: dict[int, str],
+        restarts: int = 0,
+        owner: str | None = None,
+    ) -> Room:
+        buckets = self._restart_buckets.setdefault(table_id, {})
+        self._restart_buckets.move_to_end(table_id)
+        while len(self._restart_buckets) > TRACKED_CLIENTS:
+            self._restart_buckets.popitem(last=False)
         room = Room(
-            table_id, table, hashes, self.commit, self.pacing, self._idle, self._ai, self._priority
+            table_id, table, hashes, self.commit, self.pacing, self._idle, self._ai,
+            self._priority, limits=self.limits, restarts=restarts, owner=owner,
+            restart_buckets=buckets,
         )
         self.rooms[table_id] = room
         return room
@@ -121,8 +171,40 @@ class Registry:
         if self.rooms.get(room.table_id) is room and room.idle:
             del self.rooms[room.table_id]
 
-    async def create(self, config: TableConfig) -> tuple[str, str, Room]:
-        """A new table: (table id, the person's token, its room). The AI starts moving."""
+    async def new_seed(self) -> int:
+        """A seed for a table whose client did not choose one (:func:`mixed_seed`)."""
+        if self._secret is None:
+            self._secret = await self.db(self.store.seed_secret)
+        return mixed_seed(self._secret)
+
+    def check_create(self, config: TableConfig, client: str | None) -> None:
+        """Refuse (:class:`LimitReached`) a table this client may not open now."""
+        if client is None:
+            return
+        if _expert(config):
+            held = sum(1 for r in self.rooms.values() if r.owner == client and _expert(r.table.config))
+            if held >= self.limits.expert_tables_per_client:
+                raise LimitReached(
+                    f"you already have {held} tables with an expert AI open, the most at "
+                    "once; finish or leave one, or choose another level"
+                )
+        bucket = self._create_buckets.get(client)
+        if bucket is None:
+            bucket = TokenBucket(self.limits.create_rate, self.limits.create_burst)
+            self._create_buckets[client] = bucket
+            while len(self._create_buckets) > TRACKED_CLIENTS:
+                self._create_buckets.popitem(last=False)
+        self._create_buckets.move_to_end(client)
+        if not bucket.allow():
+            wait = max(1, round(bucket.wait_seconds()))
+            raise LimitReached(f"too many new tables; wait {wait} s and try again")
+
+    async def create(
+        self, config: TableConfig, client: str | None = None
+    ) -> tuple[str, str, Room]:
+        """A new table: (table id, the person's token, its room). The AI starts moving.
+        ``client``: the creator's address (for :meth:`check_create`)."""
+        self.check_create(config, client)
         # dealing takes ~0.1 ms: less than handing it to a thread and back (no AI runs here)
         table = Table.create(config, keep_finished=False)  # finished deals: in the database
         table_id = secrets.token_urlsafe(12)
@@ -130,42 +212,98 @@ class Registry:
         hashes = {seat: token_hash(token) for seat in config.person_seats}
         entries = [(e.seq, e.event) for e in table.log]
         await self.db(self.store.create_table, table_id, config.to_json(), hashes, entries)
-        room = self._room(table_id, table, hashes)
+        room = self._room(table_id, table, hashes, owner=client)
         room.hold(NEW_TABLE_HOLD_SECONDS)
         room.kick()
         return table_id, token, room
 
     async def get(self, table_id: str) -> Room | None:
-        """The room of ``table_id``, loading (and resuming) it from the database if needed."""
+        """The room of ``table_id``, loading (and resuming) it from the database if needed.
+
+        Loads of different tables run side by side (a lock per table id, not one for all);
+        :class:`TableUnavailable` when the stored table cannot be loaded."""
         if not TABLE_ID_RE.match(table_id):
             return None
         room = self.rooms.get(table_id)
         if room is not None and not room.broken:
             return room
-        async with self._load_lock:
-            room = self.rooms.get(table_id)
-            if room is not None and not room.broken:
-                return room
+        lock = self._load_locks.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                room = self.rooms.get(table_id)
+                if room is not None and not room.broken:
+                    return room
+                loaded = await self._load(table_id)
+                if loaded is None:
+                    return None
+                table, stored_hashes, restarts = loaded
+                return self._room(table_id, table, stored_hashes, restarts)
+        finally:
+            if not lock.locked() and self._load_locks.get(table_id) is lock:
+                del self._load_locks[table_id]
+
+    async def _load(
+        self, table_id: str, keep_finished: bool = False
+    ) -> tuple[Table, dict[int, str], int] | None:
+        """Fold a stored table: (table, token hashes, restarts in its log), or None."""
+        try:
             stored = await self.db(self.store.load_table, table_id)
             if stored is None:
                 return None
             config = TableConfig.from_json(stored.config)
             table = await asyncio.to_thread(
-                partial(Table.rebuild, config, stored.events, keep_finished=False)
+                partial(Table.rebuild, config, stored.events, keep_finished=keep_finished)
             )
-            return self._room(table_id, table, stored.token_hashes)
+        except StoreError as err:
+            log.error("table %s cannot be loaded: %s", table_id, err)
+            raise TableUnavailable(f"table {table_id} cannot be loaded: it is stored damaged") from None
+        except Exception as err:
+            log.exception("table %s cannot be loaded", table_id)
+            raise TableUnavailable(
+                f"table {table_id} cannot be loaded now (the database failed: "
+                f"{type(err).__name__}); try again later"
+            ) from None
+        restarts = sum(1 for e in stored.events if e.get("event") == "restarted")
+        return table, stored.token_hashes, restarts
+
+    async def cached(
+        self, table_id: str, part: str, make: Callable[[Table], T], keep_finished: bool = False
+    ) -> T | None:
+        """``make(table)`` of a table that is not in memory, cached until its log grows
+        (repeated requests for an idle table do not fold its log each time)."""
+        if not TABLE_ID_RE.match(table_id):
+            return None
+        try:
+            last = await self.db(self.store.last_seq, table_id)
+        except Exception as err:
+            raise TableUnavailable(
+                f"table {table_id} cannot be read now (the database failed: "
+                f"{type(err).__name__}); try again later"
+            ) from None
+        if last is None:
+            return None
+        key = (table_id, part)
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == last:
+            self._cache.move_to_end(key)
+            value: T = hit[1]
+            return value
+        loaded = await self._load(table_id, keep_finished)
+        if loaded is None:
+            return None
+        table = loaded[0]
+        value = make(table)
+        self._cache[key] = (table.seq, value)
+        while len(self._cache) > CACHED_TABLES:
+            self._cache.popitem(last=False)
+        return value
 
     async def records(self, table_id: str) -> tuple[str, list[dict[str, Any]]] | None:
         """(game, the records of every finished deal) of a table, from its stored log (a
         room keeps only its current deal), or None for an unknown table."""
-        if not TABLE_ID_RE.match(table_id):
-            return None
-        stored = await self.db(self.store.load_table, table_id)
-        if stored is None:
-            return None
-        config = TableConfig.from_json(stored.config)
-        table = await asyncio.to_thread(Table.rebuild, config, stored.events)
-        return config.game, table.records()
+        return await self.cached(
+            table_id, "records", lambda t: (t.game, t.records()), keep_finished=True
+        )
 
     def release(self, room: Room) -> None:
         """A connection left: drop the room if nothing else uses it."""

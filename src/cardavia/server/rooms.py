@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import random
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -28,9 +29,10 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from cardavia.server.clients import Client
+from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.messages import PACE_FACTORS, HintMessage, SeatInfo
-from cardavia.server.worker import Worker
-from cardavia.table import Action, ActionError, LogEntry, Table
+from cardavia.server.worker import HINT_PRIORITY, Worker
+from cardavia.table import Action, ActionError, LogEntry, Restart, Table
 
 T = TypeVar("T")
 
@@ -46,6 +48,19 @@ IN_DEAL_EVENTS = frozenset(
 )
 
 _SEATS = TypeAdapter(list[SeatInfo])
+
+#: The share of the pacing in which a paced AI move is worked out (the rest of the pause
+#: is waited before it starts); a move worked out within it shows exactly on time.
+THINK_SHARE = 0.8
+#: The random part of a paced AI move's pause, as a share of the pacing.
+THINK_JITTER = 0.1
+_JITTER = random.Random()
+
+
+def _reason(err: BaseException) -> str:
+    """An exception's message as a sentence part (a KeyError's is its key's repr)."""
+    text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
+    return text[:200] or type(err).__name__
 
 
 def _json(value: Any) -> str:
@@ -63,13 +78,15 @@ class CommitFailed(RuntimeError):
 
 
 class PersonFirst:
-    """People before the AI: while a person's action is being applied, committed and sent
-    (at any table), no AI step starts (at any table). AI steps already running finish.
+    """People before the AI, within a bound: while a person's action is being applied,
+    committed and sent (at any table), an AI step (at any table) waits, but for at most
+    ``max_wait`` seconds in all; AI steps already running finish.
 
-    The AI cannot starve: the game waits for the AI between a person's turns, so people
-    stop acting soon after the AI stops moving."""
+    The bound matters: actions that are always accepted (a stream of restarts from one
+    client) would otherwise hold every table's AI back for as long as they come."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_wait: float = DEFAULT_LIMITS.person_first_seconds) -> None:
+        self.max_wait = max_wait
         self._acting = 0
         self._clear: asyncio.Event | None = None
 
@@ -86,11 +103,17 @@ class PersonFirst:
                 self._clear = None
 
     async def ai_turn(self) -> None:
-        """Wait until no person's action is in progress."""
+        """Wait until no person's action is in progress, or ``max_wait`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.max_wait
         while self._acting:
+            left = deadline - loop.time()
+            if left <= 0:
+                return
             if self._clear is None:
                 self._clear = asyncio.Event()
-            await self._clear.wait()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._clear.wait(), left)
 
 
 class Room:
@@ -106,8 +129,21 @@ class Room:
         on_idle: Callable[[Room], None],
         ai_worker: Worker | None = None,
         priority: PersonFirst | None = None,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        restarts: int = 0,
+        owner: str | None = None,
+        restart_buckets: dict[int, TokenBucket] | None = None,
     ) -> None:
         self.table_id = table_id
+        self.limits = limits
+        #: Restarts in the table's whole log (capped: :attr:`Limits.max_restarts`).
+        self.restarts = restarts
+        #: The client address that created the table (None once reloaded).
+        self.owner = owner
+        # per seat; kept by the registry while the room comes and goes from memory
+        self._restart_buckets = {} if restart_buckets is None else restart_buckets
+        self._hinting = False
         self.table = table
         self.token_hashes = token_hashes
         self.pacing = pacing
@@ -143,16 +179,20 @@ class Room:
                 found = seat
         return found
 
-    async def join(self, client: Client) -> None:
-        """Register a connection and send it the current state.
+    async def join(self, client: Client) -> bool:
+        """Register a connection and send it the current state; False (nothing done) when
+        its seat already has :attr:`Limits.connections_per_seat` connections.
 
         The client is registered before the first ``await``, so a room handed out by the
         registry cannot be dropped as idle in between."""
+        if len(self.clients.get(client.seat, ())) >= self.limits.connections_per_seat:
+            return False
         self.clients.setdefault(client.seat, set()).add(client)
         self.release_hold(drop=False)
         async with self.lock:
             client.send(self._state_text(client.seat, None, self.table.seq))
         self.kick()
+        return True
 
     def leave(self, client: Client) -> None:
         seat_clients = self.clients.get(client.seat)
@@ -204,15 +244,30 @@ class Room:
             if self.broken:
                 client.send_error("server_error", "the table is reloading; reconnect")
                 return False
+            refusal = self._refuse_restart(client.seat) if isinstance(action, Restart) else None
+            if refusal is not None:
+                client.send_error(*refusal)
+                return False
+            before = self._position()
             try:
                 entries = self.table.apply_action(client.seat, action)
             except ActionError as err:
                 client.send_error(err.code, err.message, err.options or None)
                 return False
+            except (ValueError, KeyError, TypeError) as err:
+                if self._position() != before:  # half applied: reload from the database
+                    log.exception("table %s failed on %r", self.table_id, action)
+                    self._break("the server failed on that action; reconnect")
+                    return False
+                # a client value the rules could not read: refused, nothing changed
+                client.send_error("bad_message", f"that action could not be read: {_reason(err)}")
+                return False
             except Exception:
                 log.exception("table %s failed on %r", self.table_id, action)
                 self._break("the server failed on that action; reconnect")
                 return False
+            if isinstance(action, Restart):
+                self.restarts += 1
             await self._publish(entries)
         self.kick()
         return True
@@ -221,11 +276,48 @@ class Room:
         """The page's AI speed: the server's pacing times a factor (instant: no pause)."""
         self.pace_factor = PACE_FACTORS[speed]
 
+    def _refuse_restart(self, seat: int) -> tuple[str, str] | None:
+        """Why a restart is refused before the table is touched (or None): the table's cap
+        of restarts, or the seat's restart rate."""
+        if self.restarts >= self.limits.max_restarts:
+            return (
+                "not_allowed",
+                f"this table has been restarted {self.restarts} times, the most a table "
+                "allows; open a new table",
+            )
+        bucket = self._restart_buckets.get(seat)
+        if bucket is None:
+            bucket = TokenBucket(self.limits.restart_rate, self.limits.restart_burst)
+            self._restart_buckets[seat] = bucket
+        if not bucket.allow():
+            wait = max(1, round(bucket.wait_seconds()))
+            return ("rate_limited", f"too many restarts; wait {wait} s and try again")
+        return None
+
+    def _position(self) -> tuple[int, int, int, int]:
+        """What an action changes (to tell a refused action from a half-applied one)."""
+        table = self.table
+        deal = table.deal
+        return (table.seq, len(deal.events), len(deal.plays), id(deal))
+
     async def hint(self, client: Client) -> None:
-        """The strongest agent's suggestion, computed off the event loop."""
+        """The strongest agent's suggestion, computed off the event loop, after the AI
+        moves waiting for the AI thread; one at a time per table."""
+        if self._hinting:
+            client.send_error(
+                "rate_limited", "a hint for this table is being worked out; wait for it"
+            )
+            return
+        self._hinting = True
+        try:
+            await self._hint(client)
+        finally:
+            self._hinting = False
+
+    async def _hint(self, client: Client) -> None:
         async with self.lock:
             try:
-                hint = await self._off_loop(self.table.hint, client.seat)
+                hint = await self._off_loop(self.table.hint, client.seat, priority=HINT_PRIORITY)
             except ActionError as err:
                 client.send_error(err.code, err.message)
                 return
@@ -307,12 +399,12 @@ class Room:
             f'"match":{match},"seats":{self._seats_text},"phase":{phase}}}'
         )
 
-    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _off_loop(self, fn: Callable[..., T], *args: Any, priority: int = 0) -> T:
         """Run ``fn`` on the AI worker thread (a thread of the default executor if the room
-        has no worker)."""
+        has no worker); lower ``priority`` values go first."""
         if self._ai_worker is None:
             return await asyncio.to_thread(fn, *args)
-        return await self._ai_worker.run(fn, *args)
+        return await self._ai_worker.run(fn, *args, priority=priority)
 
     # ------------------------------------------------------------------ the AI
 
@@ -331,13 +423,20 @@ class Room:
         self._maybe_idle()
 
     async def _drive(self) -> None:
-        """Step the AI seats one move at a time, pacing them so people can follow."""
+        """Step the AI seats one move at a time, pacing them so people can follow.
+
+        Paced moves show after the same delay whatever the AI had to think (L1: a quick
+        forced pass must not look different from a considered one): the pause is
+        :meth:`think_time`, of which the first part is waited before the move is worked
+        out and the rest after it, before it is committed and sent."""
+        loop = asyncio.get_running_loop()
         while not self.broken:
             if self.table.pending_ai_seat() is None:
                 return
-            pause = self.pacing * self.pace_factor
-            if pause > 0 and not self.table.fast_forward:
-                await asyncio.sleep(pause)
+            paced = self.paced_seconds > 0 and not self.table.fast_forward
+            shown_at = loop.time() + (self.think_time() if paced else 0.0)
+            if paced:
+                await asyncio.sleep(self.paced_seconds * (1.0 - THINK_SHARE))
             await self._priority.ai_turn()
             async with self.lock:
                 if self.broken or self.table.pending_ai_seat() is None:
@@ -348,7 +447,19 @@ class Room:
                     log.exception("the AI failed at table %s", self.table_id)
                     self._break("the AI failed; reconnect")
                     return
+                if paced:
+                    await asyncio.sleep(max(0.0, shown_at - loop.time()))
                 await self._publish(entries)
+
+    def think_time(self) -> float:
+        """The pause before a paced AI move is shown: the pacing plus a random part (the
+        same distribution for every move)."""
+        return self.paced_seconds * (1.0 + THINK_JITTER * _JITTER.random())
+
+    @property
+    def paced_seconds(self) -> float:
+        """The pause between AI moves: the server's pacing times the page's speed factor."""
+        return self.pacing * self.pace_factor
 
     async def stop(self) -> None:
         """Cancel the AI driver (server shutdown)."""

@@ -9,8 +9,11 @@ calls them from one worker thread (the appends keep a connection of their own fo
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
+import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,7 +22,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from platformdirs import user_data_path
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import PoolProxiedConnection, StaticPool
 
 DB_ENV = "CARDAVIA_DB"
@@ -51,6 +54,22 @@ events_table = sa.Table(
     sa.Column("body", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime, nullable=False),
 )
+
+
+settings_table = sa.Table(
+    "settings",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+#: The settings row of the server secret mixed into server-chosen seeds.
+SECRET_KEY = "seed_secret"
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (unopenable, corrupt, held by another process, a bad
+    row): one sentence, for a 503 or the command line."""
 
 
 #: The write path's statements, built once (the SQL compilation is cached by SQLAlchemy).
@@ -141,16 +160,113 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Store:
-    """Tables and events in one database."""
+def shown_url(url: str) -> str:
+    """A database URL as it may be shown (no password).
 
-    def __init__(self, url: str) -> None:
+    >>> shown_url("postgresql://me:secret@db/cardavia")
+    'postgresql://me:***@db/cardavia'
+    """
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url
+
+
+def _reason(err: BaseException) -> str:
+    """The driver's own sentence of a database error (not SQLAlchemy's wrapping)."""
+    orig = getattr(err, "orig", None)
+    text = str(orig if orig is not None else err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+class Store:
+    """Tables and events in one database.
+
+    ``exclusive`` (``cardavia serve``): a SQLite file is locked for this process (a lock
+    file next to it); a second process on the same file is refused (:class:`StoreError`).
+    """
+
+    def __init__(self, url: str, *, exclusive: bool = False) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self._lock_file: Any = None
+        try:
+            self.engine = make_engine(url)
+        except Exception as err:
+            raise StoreError(f"cannot use the database URL {shown_url(url)!r}: {_reason(err)}") from None
         self._sqlite = self.engine.dialect.name == "sqlite"
         # SQLite: the driver connection appends are written on (from the database thread)
         self._writer: PoolProxiedConnection | None = None
-        metadata.create_all(self.engine)
+        if exclusive:
+            self._lock()
+        try:
+            self._create_schema()
+        except Exception as err:
+            self.close()
+            raise StoreError(f"cannot open the database {shown_url(url)}: {_reason(err)}") from None
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The file of a SQLite database (None in memory or elsewhere)."""
+        if not self.is_sqlite_file:
+            return None
+        database = make_url(self.url).database
+        return Path(database) if database else None
+
+    def _lock(self) -> None:
+        """Hold an exclusive lock on ``<db file>.lock`` (released when the process ends,
+        however it ends)."""
+        path = self.sqlite_path
+        if path is None:
+            return
+        lock_path = path.with_name(path.name + ".lock")
+        try:
+            handle = open(lock_path, "a+b")  # noqa: SIM115 - held until close()
+        except OSError as err:
+            raise StoreError(f"cannot open the database {path}: {err.strerror or err}") from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StoreError(
+                f"the database {path} is in use by another Cardavia server; stop it or "
+                "choose another file with --db"
+            ) from None
+        self._lock_file = handle
+
+    def _create_schema(self) -> None:
+        """Create what is missing; a second process creating it at the same moment is
+        fine (it is checked again after a clash)."""
+        for attempt in range(20):
+            try:
+                metadata.create_all(self.engine)
+                with self.engine.connect() as conn:  # a corrupt file fails here at the latest
+                    conn.execute(sa.select(sa.func.count()).select_from(tables_table)).scalar()
+                return
+            except sa.exc.OperationalError as err:
+                # another process is creating it too (or switching the file to WAL)
+                clash = "already exists" in str(err) or "database is locked" in str(err)
+                if not clash or attempt == 19:
+                    raise
+                self.engine.dispose()
+                time.sleep(0.05 * (attempt + 1))
+
+    def seed_secret(self) -> bytes:
+        """The server secret mixed into server-chosen seeds: made once, kept in the
+        database (whoever inserts it first wins; every process then reads the same)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.select(settings_table.c.value).where(settings_table.c.key == SECRET_KEY)
+            ).first()
+            if row is None:
+                with contextlib.suppress(sa.exc.IntegrityError), conn.begin_nested():
+                    conn.execute(
+                        settings_table.insert(),
+                        {"key": SECRET_KEY, "value": secrets.token_hex(32)},
+                    )
+                row = conn.execute(
+                    sa.select(settings_table.c.value).where(settings_table.c.key == SECRET_KEY)
+                ).one()
+        return bytes.fromhex(str(row[0]))
 
     @property
     def is_sqlite_file(self) -> bool:
@@ -177,6 +293,10 @@ class Store:
         with contextlib.suppress(Exception):  # closing must not fail on a busy database
             self.checkpoint("TRUNCATE")
         self.engine.dispose()
+        if self._lock_file is not None:
+            with contextlib.suppress(OSError):
+                self._lock_file.close()  # releases the lock
+            self._lock_file = None
 
     def create_table(
         self,
@@ -309,21 +429,44 @@ class Store:
         )
 
     def load_table(self, table_id: str) -> StoredTable | None:
-        """The stored table and its whole log in order, or None."""
+        """The stored table and its whole log in order, or None; :class:`StoreError` for a
+        row that cannot be read (not JSON, a gap in the log)."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 sa.select(tables_table).where(tables_table.c.id == table_id)
             ).first()
             if row is None:
                 return None
-            bodies = conn.execute(
-                sa.select(events_table.c.body)
+            rows = conn.execute(
+                sa.select(events_table.c.seq, events_table.c.body)
                 .where(events_table.c.table_id == table_id)
                 .order_by(events_table.c.seq)
-            ).scalars()
-            events = [json.loads(b) for b in bodies]
-        hashes = {int(k): str(v) for k, v in json.loads(row.token_hashes).items()}
-        return StoredTable(table_id, json.loads(row.config), hashes, bool(row.closed), events)
+            ).all()
+        events: list[dict[str, Any]] = []
+        try:
+            for expected, (seq, body) in enumerate(rows, start=1):
+                if seq != expected:
+                    raise StoreError(f"event {expected} of table {table_id} is missing")
+                event = json.loads(body)
+                if not isinstance(event, dict):
+                    raise StoreError(f"event {seq} of table {table_id} is not an object")
+                events.append(event)
+            config = json.loads(row.config)
+            raw_hashes = json.loads(row.token_hashes)
+            if not isinstance(config, dict) or not isinstance(raw_hashes, dict):
+                raise StoreError(f"the settings of table {table_id} are not objects")
+            hashes = {int(k): str(v) for k, v in raw_hashes.items()}
+        except (ValueError, TypeError) as err:
+            raise StoreError(f"table {table_id} is stored damaged: {err}") from None
+        return StoredTable(table_id, config, hashes, bool(row.closed), events)
+
+    def last_seq(self, table_id: str) -> int | None:
+        """The number of stored events of a table (None: no such table)."""
+        with self.engine.connect() as conn:
+            value = conn.execute(
+                sa.select(tables_table.c.last_seq).where(tables_table.c.id == table_id)
+            ).scalar()
+        return None if value is None else int(value)
 
     def unfinished_table_ids(self) -> list[str]:
         """The tables nobody resigned from (they resume on demand)."""

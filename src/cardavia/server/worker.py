@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import queue
 import threading
 from collections.abc import Callable
@@ -25,6 +26,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+#: (priority, order of submission, job or None to stop)
+_Item = tuple[int, int, "_Job | None"]
+
+#: The priority of hints: every AI move waiting for the thread goes first.
+HINT_PRIORITY = 10
+#: The priority of the stop request: after everything submitted.
+_STOP_PRIORITY = 1 << 30
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -37,26 +45,29 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
 
 
 class Worker:
-    """One daemon thread; :meth:`run` awaits ``fn(*args)`` computed there."""
+    """One daemon thread; :meth:`run` awaits ``fn(*args)`` computed there. Calls wait in
+    order of ``priority`` (lower first), then of submission."""
 
     def __init__(self, name: str) -> None:
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._queue: queue.PriorityQueue[_Item] = queue.PriorityQueue()
+        self._order = itertools.count()
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._closed = False
         self._thread.start()
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the worker thread, after every call submitted before it."""
+    async def run(self, fn: Callable[..., T], *args: Any, priority: int = 0) -> T:
+        """``fn(*args)`` on the worker thread, after every call submitted before it with a
+        ``priority`` as low or lower."""
         if self._closed:
             raise RuntimeError("the worker is shut down")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._queue.put((loop, future, fn, args))
+        self._queue.put((priority, next(self._order), (loop, future, fn, args)))
         return await future
 
     def _serve(self) -> None:
         while True:
-            job = self._queue.get()
+            _, _, job = self._queue.get()
             if job is None:
                 return
             loop, future, fn, args = job
@@ -74,6 +85,6 @@ class Worker:
         skipped); ``wait``: until the thread has finished."""
         if not self._closed:
             self._closed = True
-            self._queue.put(None)
+            self._queue.put((_STOP_PRIORITY, next(self._order), None))
         if wait:
             self._thread.join()

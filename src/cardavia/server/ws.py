@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from cardavia.server.clients import Client
+from cardavia.server.clients import CLOSE_POLICY, Client
 from cardavia.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
@@ -29,7 +29,7 @@ from cardavia.server.messages import (
     ReturnRequest,
     SetPaceRequest,
 )
-from cardavia.server.registry import Registry
+from cardavia.server.registry import Registry, TableUnavailable
 from cardavia.server.rooms import CommitFailed, Room
 from cardavia.table import Action, NextDeal, Pass, Play, Resign, Restart, ReturnCard
 
@@ -39,6 +39,9 @@ router = APIRouter()
 
 CLOSE_AUTH = 4401
 CLOSE_NOT_FOUND = 4404
+CLOSE_SERVER_ERROR = 1011
+#: Frames a connection may send on, unanswered, after ``rate_limited`` before it is closed.
+FLOOD_FRAMES = 100
 
 
 class BadMessage(ValueError):
@@ -105,7 +108,11 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
     """One seat's live connection to a table."""
     await ws.accept()
     registry: Registry = ws.app.state.registry
-    room = await registry.get(table_id)
+    try:
+        room = await registry.get(table_id)
+    except TableUnavailable as err:
+        await _refuse(ws, "server_error", str(err), CLOSE_SERVER_ERROR)
+        return
     if room is None:
         await _refuse(ws, "not_found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)
         return
@@ -115,8 +122,16 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
         reason = "a token is required" if not token else "the token is not valid for this table"
         await _refuse(ws, "auth", reason, CLOSE_AUTH)
         return
-    client = Client(ws, seat)
-    await room.join(client)
+    client = Client(ws, seat, room.limits)
+    if not await room.join(client):
+        registry.release(room)
+        await client.finish()
+        await _refuse(
+            ws, "rate_limited",
+            f"seat {seat} already has {room.limits.connections_per_seat} connections, the "
+            "most at once; close a tab", CLOSE_POLICY,
+        )
+        return
     try:
         await _serve(ws, room, client)
     except (WebSocketDisconnect, CommitFailed):
@@ -134,8 +149,15 @@ async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
             return
         text = frame.get("text")
         if not client.limiter.allow():
-            client.send_error("rate_limited", "too many messages; slow down and try again")
-            continue
+            client.refused_in_a_row += 1
+            if client.refused_in_a_row == 1:
+                client.send_error("rate_limited", "too many messages; slow down and try again")
+            elif client.refused_in_a_row > FLOOD_FRAMES:  # it does not slow down: a flood
+                client.send_error("rate_limited", "too many messages; the connection is closed")
+                client.close(CLOSE_POLICY)
+                return
+            continue  # (one answer per flood, not one per frame)
+        client.refused_in_a_row = 0
         if text is None:
             client.send_error("bad_message", "send JSON text frames, not binary ones")
             continue
@@ -157,5 +179,5 @@ async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
         action = to_action(message)
         if action is None:
             await room.hint(client)
-        elif await room.act(client, action):
-            client.limiter.refund()
+        elif await room.act(client, action) and not isinstance(action, Restart):
+            client.limiter.refund()  # the game paces these (restarts: Room's own limit)

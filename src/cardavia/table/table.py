@@ -56,7 +56,7 @@ RESIGNED = "resigned"
 TABLE_EVENTS = frozenset({RESTARTED, RESIGNED})
 DEAL_STARTED = "deal_started"
 #: How many of its own entries (restarts, resignation) a compact table keeps in memory.
-KEEP_OWN = 8
+KEEP_OWN = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +155,7 @@ class Table:
         self._seq = entry.seq
         if not self.keep_finished:
             if entry.kind in TABLE_EVENTS:
-                self._own = [*self._own[-(KEEP_OWN - 1) :], entry]
+                self._own = [*self._own, entry][-KEEP_OWN:]
             elif entry.kind == DEAL_STARTED:
                 self.log = list(self._own)  # O(KEEP_OWN): a rebuild stays linear in the log
         self.log.append(entry)

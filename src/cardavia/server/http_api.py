@@ -61,8 +61,8 @@ async def create_table(body: CreateTableRequest, request: Request) -> CreateTabl
 def _summary(table_id: str, table: Table) -> TableSummary:
     return TableSummary(
         table_id=table_id,
-        game=table.game,  # type: ignore[arg-type]
-        phase=table.phase,  # type: ignore[arg-type]
+        game=table.game,
+        phase=table.phase,
         deal_index=table.deal.deal_index,
         seq=table.seq,
         seats=[SeatInfo(**s) for s in table.seats_json()],
@@ -92,7 +92,7 @@ async def table_record(table_id: str, request: Request) -> RecordResponse:
     if found is None:
         raise HTTPException(status_code=404, detail=f"there is no table {table_id!r}")
     game, deals = found
-    return RecordResponse(table_id=table_id, game=game, deals=deals)  # type: ignore[arg-type]
+    return RecordResponse(table_id=table_id, game=game, deals=deals)
 
 
 @router.get("/health", response_model=Health)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
+from cardavia.rules.games import GameName
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.rooms import PersonFirst, Room, token_hash
 from cardavia.server.store import Store, StoreError
@@ -298,7 +299,7 @@ class Registry:
             self._cache.popitem(last=False)
         return value
 
-    async def records(self, table_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+    async def records(self, table_id: str) -> tuple[GameName, list[dict[str, Any]]] | None:
         """(game, the records of every finished deal) of a table, from its stored log (a
         room keeps only its current deal), or None for an unknown table."""
         return await self.cached(

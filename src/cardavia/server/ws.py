@@ -31,7 +31,7 @@ from cardavia.server.messages import (
 )
 from cardavia.server.registry import Registry, TableUnavailable
 from cardavia.server.rooms import CommitFailed, Room
-from cardavia.table import Action, NextDeal, Pass, Play, Resign, Restart, ReturnCard
+from cardavia.table import Action, ActionError, NextDeal, Pass, Play, Resign, Restart, ReturnCard
 
 log = logging.getLogger("cardavia.server")
 
@@ -44,13 +44,8 @@ CLOSE_SERVER_ERROR = 1011
 FLOOD_FRAMES = 100
 
 
-class BadMessage(ValueError):
-    """A frame that is not a valid client message."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+#: A frame that is not a valid client message: the table's one ``(code, message)`` error.
+BadMessage = ActionError
 
 
 def parse_frame(text: str) -> Any:

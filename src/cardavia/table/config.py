@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cardavia.ai.difficulty import AI_LEVELS, STRONGEST
-from cardavia.rules.games import Game, UnknownGame, find_game
+from cardavia.rules.games import Game, GameName, UnknownGame, find_game
 
 PERSON: Literal["person"] = "person"
 AI: Literal["ai"] = "ai"
@@ -57,7 +57,7 @@ def _known_game(name: str) -> Game:
 class TableConfig:
     """The game, its seed and the seats: everything needed to replay the log."""
 
-    game: str
+    game: GameName
     seed: int
     seats: tuple[SeatConfig, ...]
 
@@ -107,7 +107,7 @@ class TableConfig:
     @staticmethod
     def from_json(data: dict[str, Any]) -> TableConfig:
         return TableConfig(
-            game=str(data["game"]),
+            game=_known_game(str(data["game"])).name,
             seed=int(data["seed"]),
             seats=tuple(SeatConfig.from_json(s) for s in data["seats"]),
         )

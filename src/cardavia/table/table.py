@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from cardavia.ai.base import Agent
 from cardavia.ai.difficulty import STRONGEST, agent_for
@@ -31,10 +31,11 @@ from cardavia.ai.runner import take_turn
 from cardavia.cards import Card, CardError, card_strings, parse_cards
 from cardavia.rules.errors import AmbiguousPlay, NotAllowed, RulesError
 from cardavia.rules.events import DealEnded, DealStarted, Event, event_from_json, event_to_json
+from cardavia.rules.games import GameName
 from cardavia.rules.observation import Observation, history_entry_json, observation, public_event
 from cardavia.rules.seeds import decision_seed
 from cardavia.rules.series import Series
-from cardavia.rules.trick import PHASE_OVER, PHASE_PLAY, PHASE_TRIBUTE, TrickDeal
+from cardavia.rules.trick import PHASE_OVER, PHASE_PLAY, PHASE_TRIBUTE, Phase, TrickDeal
 from cardavia.table.actions import (
     Action,
     ActionError,
@@ -55,6 +56,10 @@ RESTARTED = "restarted"
 RESIGNED = "resigned"
 TABLE_EVENTS = frozenset({RESTARTED, RESIGNED})
 DEAL_STARTED = "deal_started"
+#: Where a table stands: its deal's phase, or closed (resigned).
+TablePhase = Literal["tribute", "play", "over", "closed"]
+_PHASES: dict[Phase, TablePhase] = {PHASE_TRIBUTE: "tribute", PHASE_PLAY: "play", PHASE_OVER: "over"}
+
 #: How many of its own entries (restarts, resignation) a compact table keeps in memory.
 KEEP_OWN = 1
 
@@ -170,7 +175,7 @@ class Table:
     # ------------------------------------------------------------------ reading the state
 
     @property
-    def game(self) -> str:
+    def game(self) -> GameName:
         return self.config.game
 
     @property
@@ -191,9 +196,9 @@ class Table:
         return self._closed
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> TablePhase:
         """``tribute``, ``play``, ``over`` (the deal) or ``closed`` (resigned)."""
-        return "closed" if self.closed else self.deal.phase
+        return "closed" if self.closed else _PHASES[self.deal.phase]
 
     @property
     def seq(self) -> int:

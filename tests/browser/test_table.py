@@ -213,3 +213,27 @@ def test_bad_links_get_the_designed_page(page: Page, live: Live, watched: Watch)
     assert page.locator("#table").count() == 0  # no empty, live-looking table
     page.click('[data-testid="to-lobby"]')
     page.wait_for_url(f"{live.http}/")
+
+
+def test_a_restart_begins_a_new_match_from_its_first_deal(page: Page, live: Live) -> None:
+    """Restart match (G-1.7) continues at "Deal 1", not at the next deal number, and the old
+    match's finished deals leave the replay list."""
+    from tests.browser.conftest import finish_deal_over_ws, open_drawer
+
+    created = live.create("runfast", seed=31, difficulty="easy")
+    finish_deal_over_ws(live, created["table_id"], created["token"])
+    visit_table(page, live, (created["table_id"], created["token"]))
+    page.click('[data-testid="next-deal"]')
+    page.wait_for_function("() => window.cardavia.state.observation.deal_index === 1")
+    open_drawer(page)
+    page.locator('[data-testid="replay-deal"]').first.wait_for()
+    assert page.locator('[data-testid="replay-deal"]').count() == 1
+    page.click('[data-testid="drawer-close"]')
+    before = seq(page)
+    restart = page.locator('[data-testid="new-game"]')
+    restart.click()
+    restart.click()  # a deal is in progress: the second click confirms
+    page.wait_for_function(f"() => window.cardavia.state.seq > {before} && "
+                           "window.cardavia.state.observation.deal_index === 0")
+    assert live.table_at(created["table_id"]).log[before].kind == "restarted"
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"replay-deal\"]')")

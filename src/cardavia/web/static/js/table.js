@@ -531,7 +531,8 @@ function onMessage(msg) {
       tm.plays.push(t1 - tm.clickAt);
       tm.clickAt = undefined;
     }
-    if (S.obs.phase === "over" || S.obs.deal_index > 0) replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
+    // the finished deals of this match (a restart numbers from 0 again: the list follows)
+    replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
     if (S.obs.phase === "over" && !S.leftovers) showLeftovers();
     root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
   } else if (msg.type === "error") {

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardavia.server import http_api, ws
+from cardavia.server import http_api, review, ws
 from cardavia.server.registry import Registry
 from cardavia.server.store import Store, default_db_url
 from cardavia.table import GAMES, Table, TableConfig
@@ -83,6 +83,7 @@ def create_app(db_url: str | None = None, pacing: float = 0.6, *, freeze_gc: boo
     )
     app.state.store = store
     app.include_router(http_api.router)
+    app.include_router(review.router)
     app.include_router(ws.router)
     _add_web(app)
     return app

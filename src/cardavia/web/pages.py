@@ -344,7 +344,30 @@ def learn_view(request: Request, game: str) -> HTMLResponse:
     """A game's illustrated introduction and its guided first deal."""
     if game not in GAMES:
         return missing_page(request)
-    return _render(request, "learn.html", "learn", game=game, lesson=find_lesson(game))
+    find_lesson(game)
+    return _render(request, "learn.html", "learn", game=game, sections=LEARN_SECTIONS[game])
+
+
+#: The sections of each game's introduction (catalog ``learn.<game>.<id>.title/text``) and
+#: the figure the page draws for each with our cards (static/js/learn.js).
+LEARN_SECTIONS: dict[str, tuple[dict[str, str], ...]] = {
+    "guandan": (
+        {"id": "goal", "figure": "teams"},
+        {"id": "types", "figure": "types"},
+        {"id": "beats", "figure": "order"},
+        {"id": "bombs", "figure": "bombs"},
+        {"id": "wild", "figure": "wild"},
+        {"id": "levels", "figure": "tribute"},
+    ),
+    "runfast": (
+        {"id": "goal", "figure": ""},
+        {"id": "types", "figure": "types"},
+        {"id": "beats", "figure": "order"},
+        {"id": "mustbeat", "figure": "opening"},
+        {"id": "bombs", "figure": "bombs"},
+        {"id": "settle", "figure": "settle"},
+    ),
+}
 
 
 class LessonTry(BaseModel):

@@ -78,6 +78,7 @@ function render() {
   ui.lesson.dataset.step = String(s.step);
   ui.step.textContent = s.done ? t("learn.finished") : t("learn.step", { i: s.step + 1, n: s.steps });
   renderSeats(ui.seats, ui.mySeat, obs, SEATS, { leftovers: s.hands });
+  for (const k of ui.seats.querySelectorAll(".seat-kind")) k.remove(); // the AI seats play a script
   renderTrick(ui.trick, obs);
   renderCenter(ui.center, obs, null);
   if (game === "guandan") ui.score.replaceChildren(h("span", { class: "sb-item" }, `${t("table.dealLevel", { level: obs.level })} · ${t("table.wildNote", { card: cardShort(cards([`${obs.level}h`])[0]) })}`));

@@ -12,10 +12,16 @@ export function singleOrder(game, level) {
   return ["RJ", "BJ", `${level}s`, ...rest].join(" ");
 }
 
-export function renderCheatSheet(root, game, level) {
+export function renderCheatSheet(root, game, level, onClose = null) {
   const ex = EXAMPLES[game];
   const lv = game === "guandan" ? (level || "2") : null;
-  const parts = [h("h3", { text: t("cheat.title") })];
+  const head = h("div", { class: "cheat-head" }, h("h3", { text: t("cheat.title") }));
+  if (onClose) {
+    const close = h("button", { type: "button", class: "chip", "data-testid": "cheat-close", text: t("action.close") });
+    close.addEventListener("click", onClose);
+    head.append(close);
+  }
+  const parts = [head];
   if (lv) {
     parts.push(h("div", { class: "cheat-level", "data-testid": "cheat-level" },
       cardRow(`${lv}h`, game, lv, { label: t("cheat.wildCard", { level: rankLabel(lv) }) }),

@@ -82,7 +82,7 @@ function render(msg = null) {
   const shown = S.closed ? { ...obs, turn: null } : obs;
   renderSeats(ui.seats, ui.mySeat, shown, S.seats, { leftovers: S.leftovers, cantBeat: S.cantBeat });
   decorateWhy(obs);
-  if (S.cheat) renderCheatSheet(ui.cheat, obs.game, obs.level);
+  if (S.cheat) renderCheatSheet(ui.cheat, obs.game, obs.level, () => setCheat(false));
   // the trick: only rebuilt when it changed (a flight in progress keeps its elements)
   const trickKey = JSON.stringify([obs.deal_index, obs.phase, obs.trick, S.closed ? null : obs.turn]);
   if (trickKey !== S.trickKey) {
@@ -809,13 +809,15 @@ function showWhy(seat) {
 
 // ---------------------------------------------------------------------------- cheat sheet & review link
 
-ui.cheatToggle.addEventListener("click", () => {
-  S.cheat = !S.cheat;
+function setCheat(on) {
+  S.cheat = on;
   ui.cheat.hidden = !S.cheat;
   ui.cheatToggle.setAttribute("aria-pressed", S.cheat ? "true" : "false");
   try { localStorage.setItem("cardavia.cheat", S.cheat ? "1" : "0"); } catch { /* ignore */ }
-  if (S.cheat && S.obs) renderCheatSheet(ui.cheat, S.obs.game, S.obs.level);
-});
+  if (S.cheat && S.obs) renderCheatSheet(ui.cheat, S.obs.game, S.obs.level, () => setCheat(false));
+  if (!S.cheat) ui.cheatToggle.focus();
+}
+ui.cheatToggle.addEventListener("click", () => setCheat(!S.cheat));
 
 /** After a deal: a link to its replay with the expert's review (the deal's position in
  * the table's log comes from its history). */

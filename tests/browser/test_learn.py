@@ -63,10 +63,7 @@ def play_lesson(page: Page, live: Live, game: str, lang: str) -> None:
             assert cat[f"learn.{game}.t{step}.wrong"] in verdict.inner_text()
             assert _turn_state(page)["step"] == step  # not taken: retry
             page.click('[data-testid="lesson-clear"]')
-        if turn.rest:
-            cards = _turn_state(page)["observation"]["hand"]
-        else:
-            cards = list(turn.accept[0])
+        cards = _turn_state(page)["observation"]["hand"] if turn.rest else list(turn.accept[0])
         if cards:
             _click_cards(page, cards)
             page.click('[data-testid="lesson-play"]')
@@ -113,7 +110,7 @@ def test_cheat_sheet_and_why(page: Page, live: Live) -> None:
     # play until an AI seat has played in the current trick: its "why?" tells its reason
     for _ in range(30):
         wait_for_me(page)
-        button = page.locator('[data-testid^="why-"]:not([data-testid="why-box"]):not([data-testid="why-text"]):not([data-testid="why-close"])')
+        button = page.locator(".seat button.why-btn")
         if button.count():
             button.first.click()
             text = page.inner_text('[data-testid="why-text"]')
@@ -121,7 +118,7 @@ def test_cheat_sheet_and_why(page: Page, live: Live) -> None:
             return
         page.click('[data-testid="hint"]')
         page.wait_for_function("() => window.cardavia.hints > 0")
-        page.click('[data-testid="play"]') if page.is_enabled('[data-testid="play"]') else page.click('[data-testid="pass"]')
+        page.click('[data-testid="play"]' if page.is_enabled('[data-testid="play"]') else '[data-testid="pass"]')
     raise AssertionError(f"no AI play with a reason at table {table_id}")
 
 
@@ -155,8 +152,9 @@ def _poor_deal(live: Live) -> tuple[str, str]:
                 ws.send(json.dumps({"type": "pass"}))
                 continue
             pick = max(moves, key=lambda m: (m.tier, m.power, m.size))
+            rank = None if pick.rank is None else pick.rank.symbol
             ws.send(json.dumps({"type": "play", "cards": [str(c) for c in pick.cards],
-                                "interpretation": {"type": pick.type.value, "rank": None if pick.rank is None else pick.rank.symbol}}))
+                                "interpretation": {"type": pick.type.value, "rank": rank}}))
 
 
 def test_review_history_download_and_replay(page: Page, live: Live, tmp_path: Path) -> None:

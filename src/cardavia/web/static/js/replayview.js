@@ -212,7 +212,7 @@ async function fromTable(tableId, n, match) {
   R.tableId = tableId;
   const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/history`);
   let deals = data.deals.filter((d) => d.finished);
-  const wanted = n !== null ? deals.find((d) => d.n === n) : null;
+  const wanted = n === "last" ? deals[deals.length - 1] : n !== null ? deals.find((d) => d.n === n) : null;
   const m = wanted ? wanted.match : match;
   if (m !== null) deals = deals.filter((d) => d.match === m);
   if (!deals.length) { ui.error.textContent = t("replay.none"); return; }
@@ -260,5 +260,5 @@ const tableId = params.get("table");
 if (tableId) {
   const n = params.get("deal");
   const match = params.get("match");
-  fromTable(tableId, n === null ? null : Number(n), match === null ? null : Number(match)).catch(() => { ui.error.textContent = t("replay.unavailable"); });
+  fromTable(tableId, n === null || n === "last" ? n : Number(n), match === null ? null : Number(match)).catch(() => { ui.error.textContent = t("replay.unavailable"); });
 }

@@ -10,7 +10,6 @@ import { setSound, sound, soundOn } from "./sound.js";
 import { renderTracker } from "./tracker.js";
 import { renderCheatSheet } from "./cheatsheet.js";
 import { reasonText } from "./explain.js";
-import { getJSON } from "./net.js";
 import { h, isBomb, logEntries, renderCenter, renderScoreboard, renderScores, renderSeats, renderTrick } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -819,17 +818,12 @@ function setCheat(on) {
 }
 ui.cheatToggle.addEventListener("click", () => setCheat(!S.cheat));
 
-/** After a deal: a link to its replay with the expert's review (the deal's position in
- * the table's log comes from its history). */
-async function addReviewLink(obs) {
-  try {
-    const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/history`);
-    const done = data.deals.filter((d) => d.finished && d.deal === obs.deal_index);
-    const deal = done[done.length - 1];
-    const box = ui.center.querySelector('[data-testid="summary"]');
-    if (!deal || !box || box.querySelector('[data-testid="review-link"]') || S.obs !== obs) return;
-    box.append(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}&deal=${deal.n}`, "data-testid": "review-link", text: t("review.open") })));
-  } catch { /* the summary stays without the link */ }
+/** After a deal: a link to its replay with the expert's review (the replay page finds the
+ * table's last finished deal: this one). */
+function addReviewLink(obs) {
+  const box = ui.center.querySelector('[data-testid="summary"]');
+  if (!box || box.querySelector('[data-testid="review-link"]') || obs.phase !== "over") return;
+  box.append(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}&deal=last`, "data-testid": "review-link", text: t("review.open") })));
 }
 
 /** End of the deal: every seat's leftover cards, from the finished deal's public record. */

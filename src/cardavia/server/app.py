@@ -1,8 +1,8 @@
 """The FastAPI application: HTTP API, seat WebSockets, the web UI's pages and static files.
 
 >>> app = create_app("sqlite://", pacing=0)
->>> sorted(p for p in app.openapi()["paths"] if p.startswith("/api"))[:2]
-['/api/health', '/api/tables']
+>>> {"/api/health", "/api/tables"} <= set(app.openapi()["paths"])
+True
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardavia.server import http_api, ws
+from cardavia.server import http_api, review, ws
 from cardavia.server.guard import Guard, allowed_hosts
 from cardavia.server.limits import DEFAULT_LIMITS, Limits
 from cardavia.server.registry import LimitReached, Registry, TableUnavailable
@@ -109,6 +109,7 @@ def create_app(
     app.state.hosts = allowed_hosts(hosts)
     app.state.limits = limits
     app.include_router(http_api.router)
+    app.include_router(review.router)
     app.include_router(ws.router)
     _add_errors(app)
     _add_web(app)

@@ -27,6 +27,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: Request bodies above this are refused with 413 (a create-table body is ~80 bytes).
 MAX_BODY_BYTES = 64 * 1024
+#: Paths that take a larger body (a record file to check), with their own limit.
+UPLOAD_LIMITS: dict[str, int] = {"/api/records/check": 2_000_000}
 #: Host names always accepted: this machine's loopback names.
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -161,6 +163,7 @@ class Guard:
         await self._http(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = UPLOAD_LIMITS.get(str(scope.get("path", "")), self.max_body)
         length = _header(scope, b"content-length")
         if length is not None:
             try:
@@ -168,8 +171,8 @@ class Guard:
             except ValueError:
                 await _answer(send, 400, "the Content-Length header is not a number")
                 return
-            if declared > self.max_body:
-                await _answer(send, 413, f"request bodies are limited to {self.max_body} bytes")
+            if declared > limit:
+                await _answer(send, 413, f"request bodies are limited to {limit} bytes")
                 return
         seen = 0
         started = False
@@ -179,8 +182,8 @@ class Guard:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_body:
-                    raise BodyTooLarge(self.max_body)
+                if seen > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         async def secured_send(message: Message) -> None:
@@ -197,4 +200,4 @@ class Guard:
             await self.app(scope, limited_receive, secured_send)
         except BodyTooLarge:
             if not started:
-                await _answer(send, 413, f"request bodies are limited to {self.max_body} bytes")
+                await _answer(send, 413, f"request bodies are limited to {limit} bytes")

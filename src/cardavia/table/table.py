@@ -24,9 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cardavia.ai.base import Agent
+from cardavia.ai.base import Agent, Decision
 from cardavia.ai.difficulty import STRONGEST, agent_for
 from cardavia.ai.random_agent import RandomAgent
+from cardavia.ai.review import public_reason
 from cardavia.ai.runner import take_turn
 from cardavia.cards import Card, CardError, card_strings, parse_cards
 from cardavia.rules.errors import AmbiguousPlay, NotAllowed, RulesError
@@ -366,12 +367,18 @@ class Table:
             return []
         difficulty = self.config.seats[seat].difficulty or STRONGEST
         agent: Agent = agent_for(difficulty, self._decision_seed(seat))
+        decided: list[Decision] = []  # the play decision, for its public reason
         try:
-            take_turn(self.deal, seat, agent)
+            take_turn(self.deal, seat, agent, lambda _s, _o, d, _t: decided.append(d))
         except Exception:  # an agent bug must not stall the table: a random legal move
             log.exception("the %s agent failed at seat %s; playing a random move", difficulty, seat)
+            decided.clear()
             take_turn(self.deal, seat, RandomAgent(self._decision_seed(seat)))
-        return self._log_new_events()
+        entries = self._log_new_events()
+        why = public_reason(decided[-1]) if decided else None
+        if why is not None and entries and entries[0].kind in ("played", "passed"):
+            entries[0].event["reason"] = why  # public: what the other seats may read of it
+        return entries
 
     def run_ai(self, max_steps: int = 100_000) -> list[LogEntry]:
         """Step the AI seats until a person must act (or the deal is over)."""

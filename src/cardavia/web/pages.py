@@ -23,9 +23,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardavia.cards import CardError
 from cardavia.rules.games import GAME_NAMES
+from cardavia.web.lessons import LessonError, attempt, find_lesson
 
 WEB_DIR = Path(__file__).resolve().parent
 STATIC_DIR = WEB_DIR / "static"
@@ -159,7 +162,42 @@ def rules_page(game: str, lang: str) -> RulesPage:
         elif tok.type == "table_open":
             tok.attrSet("class", "rules-table")
     html = _md.renderer.render(tokens, _md.options, {})
-    return RulesPage(head, found, html, tuple(sections))
+    html = _fold_details(html, translate(lang, "rules.details"))
+    html, ordered = _reading_order(html, game, sections)
+    return RulesPage(head, found, html, ordered)
+
+
+#: A player's reading order of the Full rules: how a turn goes and what may be played
+#: first, then the end of a deal, the match and the setup (rule IDs keep their numbers).
+READING_ORDER: dict[str, tuple[str, ...]] = {
+    "guandan": ("G-4", "G-5", "G-6", "G-1", "G-2", "G-3"),
+    "runfast": ("R-1", "R-3", "R-4", "R-5", "R-2"),
+}
+_H2 = re.compile(r'(?=<h2 id=")')
+_RULE_LEAD = re.compile(r'(<li id="[GRS]-[0-9.]+" class="rule">\s*(?:<p>)?)<strong>([GRS]-[0-9.]+)</strong>\s*')
+
+
+def _fold_details(html: str, summary: str) -> str:
+    """Each decision (a note for the curious) folded under "details"; each rule ID set
+    apart as a small label at the start of its rule."""
+    html = html.replace(
+        '<blockquote class="decision">',
+        f'<details class="decision-box"><summary>{summary}</summary><blockquote class="decision">',
+    ).replace("</blockquote>", "</blockquote></details>")
+    return _RULE_LEAD.sub(r'\1<span class="rule-id">\2</span> ', html)
+
+
+def _reading_order(
+    html: str, game: str, sections: list[tuple[str, str]]
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    order = READING_ORDER.get(game, ())
+    parts = _H2.split(html)
+    head, chunks = parts[0], parts[1:]
+    by_id = {re.match(r'<h2 id="([^"]+)"', c).group(1): c for c in chunks if re.match(r'<h2 id="([^"]+)"', c)}  # type: ignore[union-attr]
+    rank = {sid: i for i, sid in enumerate(order)}
+    ids = sorted(by_id, key=lambda sid: rank.get(sid, len(rank) + list(by_id).index(sid)))
+    titles = dict(sections)
+    return head + "".join(by_id[i] for i in ids), tuple((i, titles.get(i, i)) for i in ids)
 
 
 # ---------------------------------------------------------------------------- rendering
@@ -293,6 +331,77 @@ def rules_view(request: Request, game: str) -> HTMLResponse:
     return _render(
         request, "rules.html", "rules", game=game, rules=page, rules_html=Markup(page.html)
     )
+
+
+@router.get("/learn", response_class=HTMLResponse, include_in_schema=False)
+def learn_index(request: Request) -> HTMLResponse:
+    """Learn: Guandan first (the game tabs lead to the other)."""
+    return learn_view(request, GAMES[0])
+
+
+@router.get("/learn/{game}", response_class=HTMLResponse, include_in_schema=False)
+def learn_view(request: Request, game: str) -> HTMLResponse:
+    """A game's illustrated introduction and its guided first deal."""
+    if game not in GAMES:
+        return missing_page(request)
+    find_lesson(game)
+    return _render(request, "learn.html", "learn", game=game, sections=LEARN_SECTIONS[game])
+
+
+#: The sections of each game's introduction (catalog ``learn.<game>.<id>.title/text``) and
+#: the figure the page draws for each with our cards (static/js/learn.js).
+LEARN_SECTIONS: dict[str, tuple[dict[str, str], ...]] = {
+    "guandan": (
+        {"id": "goal", "figure": "teams"},
+        {"id": "types", "figure": "types"},
+        {"id": "beats", "figure": "order"},
+        {"id": "bombs", "figure": "bombs"},
+        {"id": "wild", "figure": "wild"},
+        {"id": "levels", "figure": "tribute"},
+    ),
+    "runfast": (
+        {"id": "goal", "figure": ""},
+        {"id": "types", "figure": "types"},
+        {"id": "beats", "figure": "order"},
+        {"id": "mustbeat", "figure": "opening"},
+        {"id": "bombs", "figure": "bombs"},
+        {"id": "settle", "figure": "settle"},
+    ),
+}
+
+
+class LessonTry(BaseModel):
+    """A guided deal's moves so far (each a list of card names; [] is a pass) and the move
+    tried now (``{"cards": [...]}`` or ``{"pass": true}``; none to read the position)."""
+
+    model_config = ConfigDict(extra="forbid")
+    moves: list[list[str]] = Field(default_factory=list, max_length=64)
+    attempt: dict[str, Any] | None = None
+
+
+@router.post("/api/lessons/{game}", tags=["learn"])
+def lesson_step(game: str, body: LessonTry) -> JSONResponse:
+    """The guided deal of ``game`` after ``moves``, and the verdict on ``attempt``: taken,
+    refused by the rules, or legal but not the lesson's (explained, to retry)."""
+    try:
+        lesson = find_lesson(game)
+        state = attempt(lesson, body.moves, body.attempt)
+    except (LessonError, CardError) as err:
+        return JSONResponse({"detail": str(err)}, status_code=422)
+    return JSONResponse(state)
+
+
+@router.get("/history", response_class=HTMLResponse, include_in_schema=False)
+def history_view(request: Request) -> HTMLResponse:
+    """Your finished matches and sessions on this browser (the page reads its tokens)."""
+    return _render(request, "history.html", "history")
+
+
+@router.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+def replay_view(request: Request) -> HTMLResponse:
+    """A deal on the full-size table, step by step, with its review: ``?table=…&deal=n``,
+    or a downloaded record opened from this page."""
+    return _render(request, "replay.html", "replay")
 
 
 @router.get("/rules", include_in_schema=False)

@@ -8,6 +8,8 @@ import { createReplay } from "./replay.js";
 import { checkSelection, readingsOf } from "./rules.js";
 import { setSound, sound, soundOn } from "./sound.js";
 import { renderTracker } from "./tracker.js";
+import { renderCheatSheet } from "./cheatsheet.js";
+import { reasonText } from "./explain.js";
 import { h, isBomb, logEntries, renderCenter, renderScoreboard, renderScores, renderSeats, renderTrick } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,6 +27,7 @@ const ui = {
   scoresTitle: $("scores-title"), scoresBody: $("scores-body"),
   resign: $("resign"), resignBox: $("resign-box"), resignConfirm: $("resign-confirm"),
   resignCancel: $("resign-cancel"), closedNote: $("closed-note"),
+  cheat: $("cheat"), cheatToggle: $("cheat-toggle"), whyBox: $("why-box"),
 };
 
 const SPEEDS = ["slow", "normal", "fast", "instant"];
@@ -77,6 +80,8 @@ function render(msg = null) {
   // A closed table is a still picture: nobody's turn any more.
   const shown = S.closed ? { ...obs, turn: null } : obs;
   renderSeats(ui.seats, ui.mySeat, shown, S.seats, { leftovers: S.leftovers, cantBeat: S.cantBeat });
+  decorateWhy(obs);
+  if (S.cheat) renderCheatSheet(ui.cheat, obs.game, obs.level, () => setCheat(false));
   // the trick: only rebuilt when it changed (a flight in progress keeps its elements)
   const trickKey = JSON.stringify([obs.deal_index, obs.phase, obs.trick, S.closed ? null : obs.turn]);
   if (trickKey !== S.trickKey) {
@@ -517,6 +522,7 @@ function onMessage(msg) {
     if (S.prev && S.prev.deal_index !== S.obs.deal_index) S.manual = S.mode === "manual" ? null : S.manual;
     if (S.mode === "manual" && !S.manual) S.mode = savedSort();
     window.cardavia.state = msg;
+    noteWhy(msg);
     showError("");
     if (S.obs.phase !== "play" && ui.chooser.dataset.open) closeChooser();
     if (!S.autoPassLoaded) loadAutoPass(S.obs.game);
@@ -534,6 +540,7 @@ function onMessage(msg) {
     // the finished deals of this match (a restart numbers from 0 again: the list follows)
     replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
     if (S.obs.phase === "over" && !S.leftovers) showLeftovers();
+    if (S.obs.phase === "over") addReviewLink(S.obs);
     root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
   } else if (msg.type === "error") {
     S.pending = false;
@@ -713,6 +720,8 @@ ui.drawer.addEventListener("keydown", (ev) => {
 
 ui.trackerToggle.addEventListener("click", () => {
   S.tracker = !S.tracker;
+  ui.cheat.hidden = !S.cheat;
+  ui.cheatToggle.setAttribute("aria-pressed", S.cheat ? "true" : "false");
   ui.tracker.hidden = !S.tracker;
   ui.trackerToggle.setAttribute("aria-pressed", S.tracker ? "true" : "false");
   try { localStorage.setItem("cardavia.tracker", S.tracker ? "1" : "0"); } catch { /* ignore */ }
@@ -757,6 +766,65 @@ function setRulesLinks(game) {
   for (const a of [document.getElementById("tab-rules"), document.getElementById("rules-link")]) {
     if (a && game) a.href = `/rules/${game}`;
   }
+  for (const a of [document.getElementById("tab-learn"), document.getElementById("learn-link")]) {
+    if (a && game) a.href = `/learn/${game}`;
+  }
+}
+
+// ---------------------------------------------------------------------------- why did the AI do that?
+
+/** The reason each AI seat gave for its latest play or pass (from the frames' events:
+ * public only, the server keeps no combination the AI did not play). */
+const whys = new Map();
+function noteWhy(msg) {
+  const ev = msg.event;
+  if (!ev || !["played", "passed"].includes(ev.event) || ev.seat === S.obs.seat) return;
+  whys.set(ev.seat, { deal: S.obs.deal_index, pass: ev.event === "passed", combo: ev.combo || null, reason: ev.reason || null });
+}
+
+/** A "why?" button on every AI seat whose latest action of this trick is known. */
+function decorateWhy(obs) {
+  const inTrick = new Set((obs.trick || []).map((a) => a.seat));
+  for (const [seat, w] of whys) {
+    if (w.deal !== obs.deal_index || !inTrick.has(seat)) continue;
+    const box = ui.seats.querySelector(`[data-testid="seat-${seat}"] .seat-head`);
+    if (!box) continue;
+    const b = h("button", { type: "button", class: "chip why-btn", "data-testid": `why-${seat}`, "aria-controls": "why-box", text: t("why.button"), title: t("why.title", { seat: seatName(obs.game, seat) }) });
+    b.addEventListener("click", () => showWhy(seat));
+    box.append(b);
+  }
+}
+
+function showWhy(seat) {
+  const w = whys.get(seat);
+  const obs = S.obs;
+  if (!w || !obs) return;
+  const what = w.pass ? t("log.pass", { seat: seatName(obs.game, seat) }) : t("log.play", { seat: seatName(obs.game, seat), combo: comboName(w.combo) });
+  const because = w.reason ? reasonText(w.reason.key, w.reason.args) : "";
+  const close = h("button", { type: "button", class: "chip", "data-testid": "why-close", text: t("action.close") });
+  close.addEventListener("click", () => { ui.whyBox.hidden = true; });
+  ui.whyBox.replaceChildren(h("p", { "data-testid": "why-text" }, h("strong", { text: what }), because ? ` — ${because}` : ` — ${t("why.unknown")}`), close);
+  ui.whyBox.hidden = false;
+}
+
+// ---------------------------------------------------------------------------- cheat sheet & review link
+
+function setCheat(on) {
+  S.cheat = on;
+  ui.cheat.hidden = !S.cheat;
+  ui.cheatToggle.setAttribute("aria-pressed", S.cheat ? "true" : "false");
+  try { localStorage.setItem("cardavia.cheat", S.cheat ? "1" : "0"); } catch { /* ignore */ }
+  if (S.cheat && S.obs) renderCheatSheet(ui.cheat, S.obs.game, S.obs.level, () => setCheat(false));
+  if (!S.cheat) ui.cheatToggle.focus();
+}
+ui.cheatToggle.addEventListener("click", () => setCheat(!S.cheat));
+
+/** After a deal: a link to its replay with the expert's review (the replay page finds the
+ * table's last finished deal: this one). */
+function addReviewLink(obs) {
+  const box = ui.center.querySelector('[data-testid="summary"]');
+  if (!box || box.querySelector('[data-testid="review-link"]') || obs.phase !== "over") return;
+  box.append(h("p", {}, h("a", { href: `/replay?table=${encodeURIComponent(tableId)}&deal=last`, "data-testid": "review-link", text: t("review.open") })));
 }
 
 /** End of the deal: every seat's leftover cards, from the finished deal's public record. */
@@ -816,9 +884,12 @@ function start() {
   try {
     token = localStorage.getItem(tokenKey(tableId));
     S.tracker = localStorage.getItem("cardavia.tracker") === "1";
+    S.cheat = localStorage.getItem("cardavia.cheat") === "1";
     setSpeed(localStorage.getItem("cardavia.speed") || "normal", false);
   } catch { /* ignore */ }
   S.mode = savedSort();
+  ui.cheat.hidden = !S.cheat;
+  ui.cheatToggle.setAttribute("aria-pressed", S.cheat ? "true" : "false");
   ui.tracker.hidden = !S.tracker;
   ui.trackerToggle.setAttribute("aria-pressed", S.tracker ? "true" : "false");
   showSound();

@@ -49,11 +49,11 @@ def take_turn(deal: TrickDeal, seat: int, agent: Agent, on_act: OnAct | None = N
     if deal.phase == PHASE_TRIBUTE:
         return apply_decision(deal, seat, agent.choose_return(observation(deal, seat)))
     obs = observation(deal, seat)
+    if on_act is None:
+        return apply_decision(deal, seat, agent.act(obs))
     t0 = time.perf_counter()
     decision = agent.act(obs)
-    elapsed = time.perf_counter() - t0
-    if on_act is not None:
-        on_act(seat, obs, decision, elapsed)
+    on_act(seat, obs, decision, time.perf_counter() - t0)
     return apply_decision(deal, seat, decision)
 
 

@@ -101,12 +101,14 @@ class Observation:
         }
 
 
-def observation(deal: TrickDeal, seat: int, *, history: bool = True) -> Observation:
+def observation(deal: TrickDeal, seat: int, *, history: bool = True, reply: bool = False) -> Observation:
     """The view of ``deal`` for ``seat``: own hand, counts and public history only; the
     game adds its own public fields (:meth:`TrickDeal.public_fields`).
 
     ``history=False`` leaves the (public, ever-growing) history empty, for a caller that
-    keeps it apart (the server sends it once per deal, not once per seat and frame)."""
+    keeps it apart (the server sends it once per deal, not once per seat and frame).
+    ``reply=True`` fills :attr:`Observation.has_reply` (a move generation: the table's
+    frames ask for it, agents that generate their own moves need not)."""
     return Observation(
         game=deal.game,
         seat=seat,
@@ -124,7 +126,7 @@ def observation(deal: TrickDeal, seat: int, *, history: bool = True) -> Observat
         places=tuple(deal.places),
         played_any=tuple(deal.played_any),
         can_pass=deal.can_pass(seat),
-        has_reply=deal.has_reply(seat) if deal.phase == "play" and deal.turn == seat and deal.top is not None else None,
+        has_reply=deal.has_reply(seat) if reply and deal.can_follow(seat) else None,
         result=deal.result,
         **deal.public_fields(seat),
     )

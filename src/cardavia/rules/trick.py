@@ -158,6 +158,10 @@ class TrickDeal(ABC):
             return [self.turn]
         return []
 
+    def can_follow(self, seat: int) -> bool:
+        """Whether ``seat`` is to move on a trick it did not lead (it may reply or pass)."""
+        return self.phase == PHASE_PLAY and self.turn == seat and self.top is not None
+
     def can_pass(self, seat: int) -> bool:
         """Whether ``seat`` may pass now (its turn, a trick to follow, the game allows it)."""
         return (

@@ -105,6 +105,9 @@ class Registry:
             await asyncio.sleep(every)
             try:
                 await asyncio.to_thread(self.store.checkpoint)
+            except RuntimeError as err:  # the loop's executor is shut down: the server stops
+                log.info("SQLite checkpoints stop: %s", err)
+                return
             except Exception:
                 log.exception("SQLite checkpoint failed")
 

@@ -221,7 +221,7 @@ class Table:
         caller that adds :meth:`history_json` itself."""
         deal = self.deal
         items = self.history_json()
-        data = observation(deal, seat, history=False).to_json()
+        data = observation(deal, seat, history=False, reply=True).to_json()
         if history:
             data["history"] = items[: len(deal.plays)]
         return data

@@ -408,7 +408,9 @@ def _forced(config: Any, events: list[dict[str, Any]], frame: dict[str, Any]) ->
 
 def test_l1_forced_and_chosen_ai_moves_show_after_the_same_delay(tmp_path: Path) -> None:
     """The expert's pause before a move: the same whether it had a choice (its search
-    ran) or not (a forced pass: no legal reply, decided from the stored truth)."""
+    ran) or not (a forced pass: no legal reply, decided from the stored truth). The delays
+    are the server's own (from the moment a move is due to the moment it is sent), so the
+    test does not depend on how quickly its client thread reads."""
     pacing = 0.4
     forced: list[float] = []
     chosen: list[float] = []
@@ -416,25 +418,26 @@ def test_l1_forced_and_chosen_ai_moves_show_after_the_same_delay(tmp_path: Path)
         victim = Victim(live, "guandan", 8, difficulty="expert", partner="expert")
         with victim:
             config = live.stored_config(victim.table_id)
-            deadline = time.monotonic() + 90
-            seen = 0
+            room = live.app.state.registry.rooms[victim.table_id]
+            deadline = time.monotonic() + 120
+            seen: set[int] = set()
             while time.monotonic() < deadline and (len(forced) < 6 or len(chosen) < 12):
                 time.sleep(1.0)
                 events = live.stored_events(victim.table_id)
-                for gap, frame in victim.gaps[seen:]:
-                    if frame["seq"] <= len(events):
-                        (forced if _forced(config, events, frame) else chosen).append(gap)
-                        seen += 1
-                    else:
-                        break
+                frames = {frame["seq"]: frame for _gap, frame in victim.gaps}
+                for seq, delay in list(room.shown_after):
+                    if seq in seen or seq > len(events) or seq not in frames:
+                        continue
+                    seen.add(seq)
+                    (forced if _forced(config, events, frames[seq]) else chosen).append(delay)
     assert len(forced) >= 6 and len(chosen) >= 12, (len(forced), len(chosen))
     forced.sort()
     chosen.sort()
     median_forced = forced[len(forced) // 2]
     median_chosen = chosen[len(chosen) // 2]
     assert abs(median_chosen - median_forced) < 0.04, (forced, chosen)
-    # (the client's own clock reads each gap a few ms either way)
-    assert forced[0] >= pacing * 0.85 and chosen[0] >= pacing * 0.85
+    # every paced move waits at least the pacing (the jitter only adds to it)
+    assert forced[0] >= pacing * 0.98 and chosen[0] >= pacing * 0.98
 
 
 # ---------------------------------------------------------------------------- slow clients

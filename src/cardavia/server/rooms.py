@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import logging
 import random
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -148,6 +149,8 @@ class Room:
         self.token_hashes = token_hashes
         self.pacing = pacing
         self.pace_factor = 1.0  # the page's AI speed setting (set_pace)
+        #: (seq, seconds) of the last paced AI moves: when each showed after it was due
+        self.shown_after: deque[tuple[int, float]] = deque(maxlen=512)
         self.lock = asyncio.Lock()
         self.clients: dict[int, set[Client]] = {}
         self.broken = False
@@ -434,7 +437,8 @@ class Room:
             if self.table.pending_ai_seat() is None:
                 return
             paced = self.paced_seconds > 0 and not self.table.fast_forward
-            shown_at = loop.time() + (self.think_time() if paced else 0.0)
+            due = loop.time()
+            shown_at = due + (self.think_time() if paced else 0.0)
             if paced:
                 await asyncio.sleep(self.paced_seconds * (1.0 - THINK_SHARE))
             await self._priority.ai_turn()
@@ -449,6 +453,8 @@ class Room:
                     return
                 if paced:
                     await asyncio.sleep(max(0.0, shown_at - loop.time()))
+                    if entries:  # how long after it was due each paced move showed (L1)
+                        self.shown_after.append((entries[-1].seq, loop.time() - due))
                 await self._publish(entries)
 
     def think_time(self) -> float:

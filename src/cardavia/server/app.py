@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardavia.server import http_api, ws
+from cardavia.server import http_api, people_api, ws
 from cardavia.server.guard import Guard, allowed_hosts
 from cardavia.server.limits import DEFAULT_LIMITS, Limits
 from cardavia.server.registry import LimitReached, Registry, TableUnavailable
@@ -109,6 +109,7 @@ def create_app(
     app.state.hosts = allowed_hosts(hosts)
     app.state.limits = limits
     app.include_router(http_api.router)
+    app.include_router(people_api.router)
     app.include_router(ws.router)
     _add_errors(app)
     _add_web(app)
@@ -134,6 +135,7 @@ def _add_errors(app: FastAPI) -> None:
 
     async def limited(_: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=429, headers={"Retry-After": "10"})
+
 
     async def unavailable(_: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, TableUnavailable):

@@ -46,7 +46,7 @@ const replay = createReplay($("replay"), tableId);
 const people = createPeople({
   root, panel: ui.people, reactions: ui.reactions, tableId,
   send: (msg) => send(msg),
-  rerender: () => { if (S.obs) render(); },
+  rerender: () => { if (S.obs) { S.trickKey = ""; render(); } },  // names may have changed
   phase: () => (S.obs ? S.obs.phase : null),
 });
 let watching = false;
@@ -85,7 +85,8 @@ function render(msg = null) {
   root.dataset.game = obs.game;
   root.dataset.turn = obs.phase === "play" && !S.closed ? (obs.turn === obs.seat ? "me" : "other") : "none";
   // A closed table is a still picture: nobody's turn any more.
-  const shown = S.closed ? { ...obs, turn: null } : obs;
+  // … and so is a table waiting for its players
+  const shown = S.closed || people.waitingText() ? { ...obs, turn: null } : obs;
   renderSeats(ui.seats, ui.mySeat, shown, S.seats, { leftovers: S.leftovers, cantBeat: S.cantBeat });
   // the trick: only rebuilt when it changed (a flight in progress keeps its elements)
   const trickKey = JSON.stringify([obs.deal_index, obs.phase, obs.trick, S.closed ? null : obs.turn]);

@@ -79,49 +79,59 @@ def join_by_link(page: Page, live: Live, url: str, name: str) -> None:
     wait_ready(page)
 
 
-def dom_cards(page: Page) -> set[str]:
-    cards: list[str] = page.evaluate(
-        "() => [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card)"
-    )
-    return set(cards)
+SHOWN = """() => ({
+  seq: window.cardavia.state ? window.cardavia.state.seq : 0,
+  cards: [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
+})"""
 
 
-def public_cards(table: Table, events: list[dict[str, Any]], deal_start: int) -> set[str]:
-    seen: set[str] = set()
-    for event in events[deal_start:]:
+def shown(page: Page) -> tuple[int, set[str]]:
+    """The sequence number the page shows and every card in its DOM, read together."""
+    got: dict[str, Any] = page.evaluate(SHOWN)
+    return int(got["seq"]), set(got["cards"])
+
+
+def allowed_at(live: Live, table_id: str, seq: int, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: a spectator) may see on a page showing log entry ``seq``
+    (or up to 8 entries later: a frame shows the state after its whole action): the public
+    plays and tribute of that deal, the seat's own cards and returns, and at the end of the
+    deal (players only) every hand."""
+    events = live.events(table_id)
+    table = Table(live.config(table_id))
+    allowed: set[str] = set()
+    for n, event in enumerate(events[: seq + 8], start=1):
+        table.fold(event)
+        if event["event"] == "deal_started":
+            if n > seq:
+                break  # a later deal: the page does not show it yet
+            allowed = set()
         if event["event"] == "played":
-            seen.update(event["cards"])
-        elif event["event"] == "tribute_paid":
-            seen.add(event["card"])
-    return seen
+            allowed.update(event["cards"])
+        elif event["event"] == "tribute_paid" or (
+            event["event"] == "returned" and seat in (event["from"], event["to"])
+        ):
+            allowed.add(event["card"])
+        if seat is not None:
+            allowed |= {str(c) for c in table.hands()[seat]}
+            if table.deal.phase == "over":
+                allowed |= {str(c) for hand in table.hands() for c in hand}
+    return allowed
 
 
 def check_pages(
     live: Live, table_id: str, seats: dict[int, Page], spectators: list[Page], strangers: list[Page]
 ) -> None:
-    """Every card each page shows is one its viewer may see now: its own hand, the public
-    plays and tribute, its own returns; every hand once the deal is over (players only)."""
-    events = live.events(table_id)
-    table = live.table_at(table_id)
-    start = max(i for i, e in enumerate(events) if e["event"] == "deal_started")
-    public = public_cards(table, events, start)
-    over = table.deal.phase == "over"
+    """Every card each page shows is one its viewer may see at the position it shows."""
     for seat, page in seats.items():
-        allowed = set(public) | {str(c) for c in table.hands()[seat]}
-        for e in events[start:]:
-            if e["event"] == "returned" and seat in (e["from"], e["to"]):
-                allowed.add(e["card"])
-            if e["event"] == "deal_started":
-                allowed |= set(e["hands"][seat])
-        if over:
-            allowed |= {str(c) for hand in table.hands() for c in hand}
-        stray = dom_cards(page) - allowed
+        seq, cards = shown(page)
+        stray = cards - allowed_at(live, table_id, seq, seat)
         assert not stray, f"seat {seat}'s page shows cards it may not see: {sorted(stray)}"
     for page in spectators:
-        stray = dom_cards(page) - public
+        seq, cards = shown(page)
+        stray = cards - allowed_at(live, table_id, seq, None)
         assert not stray, f"the spectator's page shows hidden cards: {sorted(stray)}"
     for page in strangers:
-        assert not dom_cards(page), "a stranger's page shows cards"
+        assert not shown(page)[1], "a stranger's page shows cards"
 
 
 def check_frames_of_spectator(w: Watch, live: Live, table_id: str) -> int:

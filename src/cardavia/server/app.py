@@ -1,7 +1,7 @@
 """The FastAPI application: HTTP API, seat WebSockets, the web UI's pages and static files.
 
 >>> app = create_app("sqlite://", pacing=0)
->>> {"/api/health", "/api/tables"} <= set(app.openapi()["paths"])
+>>> {"/api/health", "/api/tables", "/api/join/{code}"} <= set(app.openapi()["paths"])
 True
 """
 
@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardavia.server import http_api, review, ws
+from cardavia.server import http_api, people_api, review, ws
 from cardavia.server.guard import Guard, allowed_hosts
 from cardavia.server.limits import DEFAULT_LIMITS, Limits
 from cardavia.server.registry import LimitReached, Registry, TableUnavailable
@@ -110,6 +110,7 @@ def create_app(
     app.state.limits = limits
     app.include_router(http_api.router)
     app.include_router(review.router)
+    app.include_router(people_api.router)
     app.include_router(ws.router)
     _add_errors(app)
     _add_web(app)
@@ -135,6 +136,7 @@ def _add_errors(app: FastAPI) -> None:
 
     async def limited(_: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=429, headers={"Retry-After": "10"})
+
 
     async def unavailable(_: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, TableUnavailable):

@@ -40,6 +40,8 @@ def registry_of(request: Request) -> Registry:
 @router.post("/tables", response_model=CreateTableResponse, responses=_CREATE)
 async def create_table(body: CreateTableRequest, request: Request) -> CreateTableResponse:
     """Open a table: the person sits in seat 0; keep the token to act for that seat.
+    With ``seats``: a table with friends (docs/protocol.md), answered with an invite link
+    per other person seat.
 
     ``seed`` is taken only by a server started with ``--allow-seeds`` (tests, research):
     whoever knows a table's seed can work out every hand."""
@@ -51,6 +53,10 @@ async def create_table(body: CreateTableRequest, request: Request) -> CreateTabl
             "hand); leave \"seed\" out, or start the server with --allow-seeds",
         )
     seed = await registry.new_seed() if body.seed is None else body.seed
+    if body.seats is not None:  # a table with friends (server/people_api.py)
+        from cardavia.server.people_api import create_friends_table
+
+        return await create_friends_table(body, request, seed)
     config = TableConfig.preset(body.game, seed, body.difficulty, body.partner)
     client = request.client.host if request.client is not None else None
     table_id, token, _ = await registry.create(config, client)
@@ -87,7 +93,12 @@ async def table_summary(table_id: str, request: Request) -> TableSummary:
 
 @router.get("/tables/{table_id}/record", response_model=RecordResponse, responses=_NOT_FOUND)
 async def table_record(table_id: str, request: Request) -> RecordResponse:
-    """The game record (cli.md) of every finished deal of the table."""
+    """The game record (cli.md) of every finished deal of the table. A table with friends
+    shows it to its seats only (and to spectators when its creator allows it): send the
+    token in ``X-Cardavia-Token``."""
+    from cardavia.server.people_api import check_record
+
+    await check_record(request, table_id)
     found = await registry_of(request).records(table_id)
     if found is None:
         raise HTTPException(status_code=404, detail=f"there is no table {table_id!r}")

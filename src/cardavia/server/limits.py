@@ -67,6 +67,10 @@ class Limits:
     #: Person actions (at any table) that may go ahead of an AI step waiting for its turn:
     #: the longest an AI step waits for people, in seconds.
     person_first_seconds: float = 0.05
+    #: Invite and spectator links one client address may try (tables with friends): a
+    #: burst, then ``rate`` a second — guessing codes is hopeless and slow.
+    join_rate: float = 0.5
+    join_burst: float = 20.0
 
 
 DEFAULT_LIMITS = Limits()

@@ -48,8 +48,22 @@ ERROR_CODES: tuple[str, ...] = (
 # ---------------------------------------------------------------------------- HTTP
 
 
+def _seat_choice(name: str) -> str:
+    """A seat of a table with friends: ``person`` or an AI level."""
+    if name != "person" and name not in AI_LEVELS:
+        raise ValueError(f"a seat is \"person\" or an AI level ({', '.join(AI_LEVELS)}), not {name!r}")
+    return name
+
+
+SeatChoice = Annotated[str, StringConstraints(max_length=32), AfterValidator(_seat_choice)]
+#: A display name as typed (it is trimmed and checked by cardavia.server.people.clean_name).
+NameText = Annotated[str, StringConstraints(max_length=200)]
+
+
 class CreateTableRequest(BaseModel):
-    """``POST /api/tables``: the game, the opponents' level, the partner's level, a seed."""
+    """``POST /api/tables``: the game, the opponents' level, the partner's level, a seed;
+    for a table with friends the seats (``person`` or an AI level each; seat 0 is the
+    creator's), the creator's name, the grace period, the turn timer and the spectators."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -57,11 +71,50 @@ class CreateTableRequest(BaseModel):
     difficulty: Difficulty = "normal"
     partner: Difficulty = "expert"
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seats: list[SeatChoice] | None = Field(default=None, min_length=2, max_length=8)
+    name: NameText | None = None
+    grace_seconds: float = Field(default=60.0, ge=1.0, le=600.0)
+    turn_timer: Literal[0, 15, 30, 60] = 0
+    spectators: Literal["off", "public", "hands"] = "off"
+
+
+class InviteLink(BaseModel):
+    """A person seat's invite link (single use): open ``/join/{code}``."""
+
+    seat: int
+    code: str
+    url: str
 
 
 class CreateTableResponse(BaseModel):
     table_id: str
     seat: int
+    token: str
+    game: GameName
+    #: A table with friends: one link per other person seat, and the spectator link.
+    invites: list[InviteLink] = Field(default_factory=list)
+    watch: str | None = None
+
+
+class JoinRequest(BaseModel):
+    """``POST /api/join/{code}``: the joining person's display name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: NameText
+
+
+class JoinResponse(BaseModel):
+    table_id: str
+    seat: int
+    token: str
+    game: GameName
+
+
+class WatchResponse(BaseModel):
+    """``POST /api/watch/{code}``: the spectator's token (the link's code)."""
+
+    table_id: str
     token: str
     game: GameName
 
@@ -167,6 +220,35 @@ class SetPaceRequest(_ClientFrame):
     speed: Literal["slow", "normal", "fast", "instant"]
 
 
+#: The quick reactions of a table with friends (the page shows them translated).
+Reaction = Literal["nice", "sorry", "thanks", "hurry"]
+#: What the creator's ``invite``/``revoke`` acts on: a seat, or the spectator link.
+Target = Annotated[int, Field(ge=0, le=7)] | Literal["watch"]
+
+
+class ReactRequest(_ClientFrame):
+    type: Literal["react"]
+    reaction: Reaction
+
+
+class StartRequest(_ClientFrame):
+    type: Literal["start"]
+
+
+class InviteRequest(_ClientFrame):
+    type: Literal["invite"]
+    target: Target
+
+
+class RevokeRequest(_ClientFrame):
+    type: Literal["revoke"]
+    target: Target
+
+
+class CloseRequest(_ClientFrame):
+    type: Literal["close"]
+
+
 ClientMessage = Annotated[
     PlayRequest
     | PassRequest
@@ -175,13 +257,21 @@ ClientMessage = Annotated[
     | NextDealRequest
     | RestartRequest
     | ResignRequest
-    | SetPaceRequest,
+    | SetPaceRequest
+    | ReactRequest
+    | StartRequest
+    | InviteRequest
+    | RevokeRequest
+    | CloseRequest,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 CLIENT_TYPES: tuple[str, ...] = (
-    "play", "pass", "return", "hint", "next_deal", "restart", "resign", "set_pace"
+    "play", "pass", "return", "hint", "next_deal", "restart", "resign", "set_pace",
+    "react", "start", "invite", "revoke", "close",
 )
+#: The client messages of tables with friends only.
+PEOPLE_TYPES: tuple[str, ...] = ("react", "start", "invite", "revoke", "close")
 
 
 # ---------------------------------------------------------------------------- server → client

@@ -22,6 +22,8 @@ from typing import Any, TypeVar
 
 from cardavia.rules.games import GameName
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
+from cardavia.server.people import FRIENDS_KEY, PeopleDB, PeopleSettings, friends_of
+from cardavia.server.people_store import PeopleStore
 from cardavia.server.rooms import PersonFirst, Room, token_hash
 from cardavia.server.store import Store, StoreError
 from cardavia.server.worker import Worker
@@ -94,6 +96,8 @@ class Registry:
         ] = []
         self._flusher: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+        #: Tables with friends: invite links and seat changes (server/people.py).
+        self.people_db = PeopleDB(self.db, PeopleStore(store))
 
     def start(self) -> None:
         """Start the background work (SQLite checkpoints); call from the running loop."""
@@ -158,6 +162,7 @@ class Registry:
         hashes: dict[int, str],
         restarts: int = 0,
         owner: str | None = None,
+        friends: PeopleSettings | None = None,
     ) -> Room:
         buckets = self._restart_buckets.setdefault(table_id, {})
         self._restart_buckets.move_to_end(table_id)
@@ -167,6 +172,7 @@ class Registry:
             table_id, table, hashes, self.commit, self.pacing, self._idle, self._ai,
             self._priority, limits=self.limits, restarts=restarts, owner=owner,
             restart_buckets=buckets,
+            people=None if friends is None else (friends, self.people_db),
         )
         self.rooms[table_id] = room
         return room
@@ -204,19 +210,25 @@ class Registry:
             raise LimitReached(f"too many new tables; wait {wait} s and try again")
 
     async def create(
-        self, config: TableConfig, client: str | None = None
+        self, config: TableConfig, client: str | None = None, friends: PeopleSettings | None = None
     ) -> tuple[str, str, Room]:
         """A new table: (table id, the person's token, its room). The AI starts moving.
-        ``client``: the creator's address (for :meth:`check_create`)."""
+        ``client``: the creator's address (for :meth:`check_create`); ``friends``: a table
+        with friends (the token is the creator's; the other person seats wait for their
+        invite links)."""
         self.check_create(config, client)
         # dealing takes ~0.1 ms: less than handing it to a thread and back (no AI runs here)
         table = Table.create(config, keep_finished=False)  # finished deals: in the database
         table_id = secrets.token_urlsafe(12)
         token = secrets.token_urlsafe(24)
-        hashes = {seat: token_hash(token) for seat in config.person_seats}
+        seats = config.person_seats if friends is None else (friends.creator,)
+        hashes = {seat: token_hash(token) for seat in seats}
         entries = [(e.seq, e.event) for e in table.log]
-        await self.db(self.store.create_table, table_id, config.to_json(), hashes, entries)
-        room = self._room(table_id, table, hashes, owner=client)
+        stored = config.to_json()
+        if friends is not None:
+            stored[FRIENDS_KEY] = friends.to_json()
+        await self.db(self.store.create_table, table_id, stored, hashes, entries)
+        room = self._room(table_id, table, hashes, owner=client, friends=friends)
         room.hold(NEW_TABLE_HOLD_SECONDS)
         room.kick()
         return table_id, token, room
@@ -240,16 +252,17 @@ class Registry:
                 loaded = await self._load(table_id)
                 if loaded is None:
                     return None
-                table, stored_hashes, restarts = loaded
-                return self._room(table_id, table, stored_hashes, restarts)
+                table, stored_hashes, restarts, friends = loaded
+                return self._room(table_id, table, stored_hashes, restarts, friends=friends)
         finally:
             if not lock.locked() and self._load_locks.get(table_id) is lock:
                 del self._load_locks[table_id]
 
     async def _load(
         self, table_id: str, keep_finished: bool = False
-    ) -> tuple[Table, dict[int, str], int] | None:
-        """Fold a stored table: (table, token hashes, restarts in its log), or None."""
+    ) -> tuple[Table, dict[int, str], int, PeopleSettings | None] | None:
+        """Fold a stored table: (table, token hashes, restarts in its log, the settings of
+        a table with friends), or None."""
         try:
             stored = await self.db(self.store.load_table, table_id)
             if stored is None:
@@ -268,7 +281,12 @@ class Registry:
                 f"{type(err).__name__}); try again later"
             ) from None
         restarts = sum(1 for e in stored.events if e.get("event") == "restarted")
-        return table, stored.token_hashes, restarts
+        try:
+            friends = friends_of(stored.config)
+        except (TypeError, ValueError):
+            log.error("table %s has damaged friends settings", table_id)
+            raise TableUnavailable(f"table {table_id} cannot be loaded: it is stored damaged") from None
+        return table, stored.token_hashes, restarts, friends
 
     async def cached(
         self, table_id: str, part: str, make: Callable[[Table], T], keep_finished: bool = False

@@ -29,11 +29,21 @@ from typing import Any, TypeVar
 import pydantic_core
 from pydantic import TypeAdapter
 
+from cardavia.ai.difficulty import STRONGEST
 from cardavia.server.clients import Client
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.messages import PACE_FACTORS, HintMessage, SeatInfo
+from cardavia.server.people import (
+    ACTION_EVENTS,
+    BY_PERSON,
+    MAX_SPECTATORS,
+    SPECTATOR,
+    People,
+    PeopleDB,
+    PeopleSettings,
+)
 from cardavia.server.worker import HINT_PRIORITY, Worker
-from cardavia.table import Action, ActionError, LogEntry, Restart, Table
+from cardavia.table import Action, ActionError, LogEntry, Resign, Restart, Table
 
 T = TypeVar("T")
 
@@ -72,6 +82,25 @@ def _json(value: Any) -> str:
 def token_hash(token: str) -> str:
     """What the database keeps instead of a seat token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _mark(entries: list[LogEntry], by: str) -> None:
+    """Record who acted in the action events of a table with friends (an additive field of
+    the stored event: ``"by"``)."""
+    for entry in entries:
+        if entry.kind in ACTION_EVENTS:
+            entry.event["by"] = by
+
+
+def _actors(entries: list[LogEntry]) -> set[int]:
+    """The seats whose action made these entries."""
+    seats: set[int] = set()
+    for entry in entries:
+        if entry.kind in ACTION_EVENTS:
+            seat = entry.event.get("from" if entry.kind == "returned" else "seat")
+            if isinstance(seat, int):
+                seats.add(seat)
+    return seats
 
 
 class CommitFailed(RuntimeError):
@@ -135,6 +164,7 @@ class Room:
         restarts: int = 0,
         owner: str | None = None,
         restart_buckets: dict[int, TokenBucket] | None = None,
+        people: tuple[PeopleSettings, PeopleDB] | None = None,
     ) -> None:
         self.table_id = table_id
         self.limits = limits
@@ -168,6 +198,21 @@ class Room:
         self._history_items: list[dict[str, Any]] | None = None
         self._history_done = 0
         self._history_text = ""
+        #: A table with friends: its people (None for a solo table).
+        self.people: People | None = None if people is None else People(self, *people)
+
+    def refresh_seats(self) -> None:
+        """The table's seats changed (a table with friends): frames show the new ones."""
+        self._seats = [SeatInfo(**s) for s in self.table.seats_json()]
+        self._seats_text = _SEATS.dump_json(self._seats).decode()
+
+    def resend_state(self) -> None:
+        """Send every connection the current state again (``event`` null): after the seats
+        changed."""
+        for seat, seat_clients in self.clients.items():
+            text = self._state_text(seat, None, self.table.seq)
+            for c in seat_clients:
+                c.send(text)
 
     # ------------------------------------------------------------------ connections
 
@@ -180,6 +225,10 @@ class Room:
         for seat, stored in self.token_hashes.items():
             if hmac.compare_digest(digest, stored):
                 found = seat
+        settings = None if self.people is None else self.people.settings
+        watch = None if settings is None or settings.spectators == "off" else settings.watch_hash
+        if found is None and watch is not None and hmac.compare_digest(digest, watch):
+            found = SPECTATOR
         return found
 
     async def join(self, client: Client) -> bool:
@@ -188,12 +237,17 @@ class Room:
 
         The client is registered before the first ``await``, so a room handed out by the
         registry cannot be dropped as idle in between."""
-        if len(self.clients.get(client.seat, ())) >= self.limits.connections_per_seat:
+        cap = MAX_SPECTATORS if client.seat == SPECTATOR else self.limits.connections_per_seat
+        if len(self.clients.get(client.seat, ())) >= cap:
             return False
         self.clients.setdefault(client.seat, set()).add(client)
         self.release_hold(drop=False)
         async with self.lock:
             client.send(self._state_text(client.seat, None, self.table.seq))
+            if self.people is not None:
+                client.send(self.people.frame(client.seat))
+        if self.people is not None:
+            self.people.update()
         self.kick()
         return True
 
@@ -203,6 +257,8 @@ class Room:
             seat_clients.discard(client)
             if not seat_clients:
                 del self.clients[client.seat]
+        if self.people is not None:
+            self.people.update()
         self._maybe_idle()
 
     def hold(self, seconds: float) -> None:
@@ -235,11 +291,22 @@ class Room:
 
     # ------------------------------------------------------------------ actions
 
-    async def act(self, client: Client, action: Action) -> bool:
+    async def act(self, client: Client, action: Action, *, direct: bool = False) -> bool:
         """A person's action: apply, commit, broadcast; errors go to ``client`` only.
+        ``direct``: past the people's rules (the creator closing a table with friends).
 
         Returns whether the action was accepted."""
         with self._priority.person():
+            people = self.people
+            if people is not None and not direct:
+                refusal = people.refusal(client.seat, action)
+                if refusal is not None:
+                    client.send_error(*refusal)
+                    return False
+                # a person leaving a table with friends hands the seat to the AI (the last
+                # one to leave closes the table)
+                if isinstance(action, Resign) and not await people.resign(client):
+                    return True
             return await self._act(client, action)
 
     async def _act(self, client: Client, action: Action) -> bool:
@@ -271,6 +338,8 @@ class Room:
                 return False
             if isinstance(action, Restart):
                 self.restarts += 1
+            if self.people is not None:
+                _mark(entries, BY_PERSON)
             await self._publish(entries)
         self.kick()
         return True
@@ -344,6 +413,8 @@ class Room:
             self._break("the game could not be saved; reconnect")
             raise CommitFailed(str(err)) from err
         self._broadcast(entries)
+        if self.people is not None:
+            self.people.after_publish(_actors(entries))
 
     def _break(self, message: str) -> None:
         """Give up this in-memory copy: clients reconnect and the table is reloaded from the
@@ -367,14 +438,16 @@ class Room:
             if not seat_clients:
                 continue
             state = self._state_parts(seat)
+            viewer = None if seat == SPECTATOR else seat
             for entry in entries:
-                text = self._frame(entry.seq, table.public_event(entry, seat), state)
+                text = self._frame(entry.seq, table.public_event(entry, viewer), state)
                 for c in seat_clients:
                     c.send(text)
 
     def _state_text(self, seat: int, entry: LogEntry | None, seq: int) -> str:
         """The ``state`` frame (a :class:`StateMessage`) of ``seat`` after ``entry``."""
-        event = None if entry is None else self.table.public_event(entry, seat)
+        viewer = None if seat == SPECTATOR else seat
+        event = None if entry is None else self.table.public_event(entry, viewer)
         return self._frame(seq, event, self._state_parts(seat))
 
     def _state_parts(self, seat: int) -> tuple[str, str, str]:
@@ -388,7 +461,11 @@ class Room:
             new = _json(items[self._history_done :])[1:-1]
             self._history_text = f"{self._history_text},{new}" if self._history_text else new
             self._history_done = len(items)
-        observation = _json(table.observation_json(seat, history=False)).replace(
+        if seat == SPECTATOR and self.people is not None:
+            public = self.people.spectator_observation()
+        else:
+            public = table.observation_json(seat, history=False)
+        observation = _json(public).replace(
             '"history":[]', f'"history":[{self._history_text}]', 1
         )
         if self._match_text is None:
@@ -415,7 +492,7 @@ class Room:
         """Start the AI driver if an AI seat is due and none is running."""
         if self.broken or (self._driver is not None and not self._driver.done()):
             return
-        if self.table.pending_ai_seat() is None:
+        if self.due() is None:
             return
         self._driver = asyncio.create_task(self._drive())
         self._driver.add_done_callback(self._driver_done)
@@ -434,19 +511,21 @@ class Room:
         out and the rest after it, before it is committed and sent."""
         loop = asyncio.get_running_loop()
         while not self.broken:
-            if self.table.pending_ai_seat() is None:
+            if self.due() is None:
                 return
             paced = self.paced_seconds > 0 and not self.table.fast_forward
-            due = loop.time()
-            shown_at = due + (self.think_time() if paced else 0.0)
+            due_at = loop.time()
+            shown_at = due_at + (self.think_time() if paced else 0.0)
             if paced:
                 await asyncio.sleep(self.paced_seconds * (1.0 - THINK_SHARE))
             await self._priority.ai_turn()
             async with self.lock:
-                if self.broken or self.table.pending_ai_seat() is None:
+                due = self.due()
+                if self.broken or due is None:
                     return
+                seat, level, by = due
                 try:
-                    entries = await self._off_loop(self.table.step_ai)
+                    entries = await self._off_loop(self.table.step_seat, seat, level)
                 except Exception:
                     log.exception("the AI failed at table %s", self.table_id)
                     self._break("the AI failed; reconnect")
@@ -454,8 +533,19 @@ class Room:
                 if paced:
                     await asyncio.sleep(max(0.0, shown_at - loop.time()))
                     if entries:  # how long after it was due each paced move showed (L1)
-                        self.shown_after.append((entries[-1].seq, loop.time() - due))
+                        self.shown_after.append((entries[-1].seq, loop.time() - due_at))
+                if by:
+                    _mark(entries, by)
                 await self._publish(entries)
+
+    def due(self) -> tuple[int, str, str] | None:
+        """The seat the AI moves next: (seat, level, who acts — ``""`` at a solo table)."""
+        if self.people is not None:
+            return self.people.due()
+        seat = self.table.pending_ai_seat()
+        if seat is None:
+            return None
+        return seat, self.table.config.seats[seat].difficulty or STRONGEST, ""
 
     def think_time(self) -> float:
         """The pause before a paced AI move is shown: the pacing plus a random part (the
@@ -470,6 +560,8 @@ class Room:
     async def stop(self) -> None:
         """Cancel the AI driver (server shutdown)."""
         self.release_hold(drop=False)
+        if self.people is not None:
+            self.people.stop()
         if self._driver is not None:
             self._driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

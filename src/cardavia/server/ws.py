@@ -19,16 +19,23 @@ from cardavia.server.messages import (
     CLIENT_MESSAGE,
     CLIENT_TYPES,
     MAX_MESSAGE_BYTES,
+    PEOPLE_TYPES,
+    CloseRequest,
     ErrorMessage,
     HintRequest,
+    InviteRequest,
     NextDealRequest,
     PassRequest,
     PlayRequest,
+    ReactRequest,
     ResignRequest,
     RestartRequest,
     ReturnRequest,
+    RevokeRequest,
     SetPaceRequest,
+    StartRequest,
 )
+from cardavia.server.people import SPECTATOR
 from cardavia.server.registry import Registry, TableUnavailable
 from cardavia.server.rooms import CommitFailed, Room
 from cardavia.table import Action, ActionError, NextDeal, Pass, Play, Resign, Restart, ReturnCard
@@ -121,10 +128,10 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
     if not await room.join(client):
         registry.release(room)
         await client.finish()
+        who = "the table's spectators" if seat == SPECTATOR else f"seat {seat}"
         await _refuse(
             ws, "rate_limited",
-            f"seat {seat} already has {room.limits.connections_per_seat} connections, the "
-            "most at once; close a tab", CLOSE_POLICY,
+            f"{who} already have the most connections at once; close a tab", CLOSE_POLICY,
         )
         return
     try:
@@ -135,6 +142,28 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
         room.leave(client)
         await client.finish()
         registry.release(room)
+
+
+async def _people_message(room: Room, client: Client, message: Any) -> None:
+    """The messages of tables with friends: reactions and the creator's requests."""
+    people = room.people
+    if people is None:
+        client.send_error("not_allowed", f"{message.type!r} is for tables with friends only")
+        return
+    if client.seat == SPECTATOR and not isinstance(message, ReactRequest):
+        client.send_error("not_allowed", "spectators watch the table; they cannot act")
+        return
+    if isinstance(message, ReactRequest):
+        people.react(client, message.reaction)
+    elif isinstance(message, StartRequest):
+        await people.start(client)
+    elif isinstance(message, InviteRequest):
+        await people.invite(client, message.target)
+    elif isinstance(message, RevokeRequest):
+        await people.revoke(client, message.target)
+    else:
+        assert isinstance(message, CloseRequest)
+        await people.close(client)
 
 
 async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
@@ -166,6 +195,12 @@ async def _serve(ws: WebSocket, room: Room, client: Client) -> None:
                 "not_allowed",
                 f"this connection acts for seat {client.seat} only, not seat {message.seat}",
             )
+            continue
+        if message.type in PEOPLE_TYPES:
+            await _people_message(room, client, message)
+            continue
+        if client.seat == SPECTATOR:
+            client.send_error("not_allowed", "spectators watch the table; they cannot act")
             continue
         if isinstance(message, SetPaceRequest):
             room.set_pace(message.speed)

@@ -365,7 +365,15 @@ class Table:
         seat = self.pending_ai_seat()
         if seat is None:
             return []
-        difficulty = self.config.seats[seat].difficulty or STRONGEST
+        return self.step_seat(seat, self.config.seats[seat].difficulty or STRONGEST)
+
+    def step_seat(self, seat: int, difficulty: str) -> list[LogEntry]:
+        """Let the AI at ``difficulty`` take ``seat``'s next action — an AI seat, or a
+        person's seat played by a stand-in (the person is away, or their turn timer ran
+        out); the new log entries (none if ``seat`` is not awaited). The agent sees only
+        that seat's observation, as for an AI seat."""
+        if seat not in self.seats_to_act():
+            return []
         agent: Agent = agent_for(difficulty, self._decision_seed(seat))
         decided: list[Decision] = []  # the play decision, for its public reason
         try:

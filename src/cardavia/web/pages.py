@@ -310,6 +310,26 @@ async def table_view(request: Request, table_id: str) -> HTMLResponse:
     return _render(request, "table.html", "table", table_id=table_id, **extra)
 
 
+_CODE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+@router.get("/join/{code}", response_class=HTMLResponse, include_in_schema=False)
+def join_view(request: Request, code: str) -> HTMLResponse:
+    """An invite link: the page asks for a name and takes the seat (a GET changes nothing:
+    a link preview does not use the link up)."""
+    if not _CODE.fullmatch(code):
+        return missing_page(request)
+    return _render(request, "join.html", "join", code=code, kind="join")
+
+
+@router.get("/watch/{code}", response_class=HTMLResponse, include_in_schema=False)
+def watch_view(request: Request, code: str) -> HTMLResponse:
+    """A spectator link: the page opens the table to watch."""
+    if not _CODE.fullmatch(code):
+        return missing_page(request)
+    return _render(request, "join.html", "join", code=code, kind="watch")
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     """Errors of the whole app: the designed HTML page for a browser asking for a page,
     FastAPI's JSON ``{"detail": …}`` for the API (and for anything not asking for HTML)."""

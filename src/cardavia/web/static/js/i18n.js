@@ -65,8 +65,29 @@ export function comboName(combo) {
   return t("combo.withRank", { type, rank });
 }
 
+/** Whose eyes the table is seen with. A solo table: seat 0's, names from the catalog. A
+ * table with friends (people.js sets it): the connection's seat at the bottom (seat 0's
+ * for a spectator), people by their names, AI seats by where they sit from here. */
+export const perspective = { me: 0, seats: null, spectator: false, decorate: null };
+
+export function seatCount(game) {
+  return game === "guandan" ? 4 : 3;
+}
+
+/** Where `seat` sits seen from `perspective.me` (0: the bottom). */
+export function relativeSeat(game, seat) {
+  const n = seatCount(game);
+  return (((seat - perspective.me) % n) + n) % n;
+}
+
 export function seatName(game, seat) {
-  return t(`seat.${game}.${seat}`);
+  const seats = perspective.seats;
+  if (!seats) return t(`seat.${game}.${seat}`);
+  if (!perspective.spectator && seat === perspective.me) return t(`seat.${game}.0`);
+  const info = seats.find((s) => s.seat === seat);
+  if (info && info.kind === "person" && info.name) return info.name;
+  if (perspective.spectator) return t("people.seatN", { n: seat + 1 });
+  return t(`seat.${game}.${relativeSeat(game, seat)}`);
 }
 
 export function placeName(place) {

@@ -58,8 +58,8 @@ export function connectTable(tableId, token, { onMessage, onStatus }) {
   };
 }
 
-export async function getJSON(path) {
-  const res = await fetch(path, { headers: { Accept: "application/json" } });
+export async function getJSON(path, headers = {}) {
+  const res = await fetch(path, { headers: { Accept: "application/json", ...headers } });
   if (!res.ok) throw new Error(`${res.status}`);
   return res.json();
 }
@@ -72,6 +72,24 @@ export async function postJSON(path, body) {
   });
   if (!res.ok) throw new Error(`${res.status}`);
   return res.json();
+}
+
+/** The invite codes the creator of a table with friends keeps ({seat: code, watch: code}). */
+export function invitesKey(tableId) {
+  return `cardavia.invites.${tableId}`;
+}
+
+/** Set when this browser watches the table (a spectator token). */
+export function watchKey(tableId) {
+  return `cardavia.watch.${tableId}`;
+}
+
+/** The header that shows a table with friends' finished hands to its players. */
+export function tokenHeader(tableId) {
+  try {
+    const token = localStorage.getItem(tokenKey(tableId));
+    return token ? { "X-Cardavia-Token": token } : {};
+  } catch { return {}; }
 }
 
 export function tokenKey(tableId) {

@@ -1,7 +1,7 @@
 // Replay of finished deals: GET /api/tables/{id}/record, then step through every action.
 import { card, sortHand } from "./cards.js";
 import { comboName, seatName, t } from "./i18n.js";
-import { getJSON } from "./net.js";
+import { getJSON, tokenHeader } from "./net.js";
 import { h, playCards } from "./view.js";
 
 export function createReplay(root, tableId) {
@@ -13,7 +13,7 @@ export function createReplay(root, tableId) {
     st.requested = expected;
     st.loading = (async () => {
       try {
-        const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/record`);
+        const data = await getJSON(`/api/tables/${encodeURIComponent(tableId)}/record`, tokenHeader(tableId));
         st.deals = data.deals || [];
         if (st.index >= st.deals.length) st.index = -1;
         render();

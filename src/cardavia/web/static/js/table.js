@@ -2,8 +2,9 @@
 import { card, cards, isWild, sortHand } from "./cards.js";
 import { cue, flourish, flyIn, motionOn, sweep } from "./fx.js";
 import { layoutHand, moveFocus, renderHand, updateSelection, wireHand } from "./hand.js";
-import { cardName, cardShort, comboName, has, seatName, t } from "./i18n.js";
-import { connectTable, tokenKey } from "./net.js";
+import { cardName, cardShort, comboName, has, perspective, seatName, t } from "./i18n.js";
+import { connectTable, tokenKey, watchKey } from "./net.js";
+import { createPeople } from "./people.js";
 import { createReplay } from "./replay.js";
 import { checkSelection, readingsOf } from "./rules.js";
 import { setSound, sound, soundOn } from "./sound.js";
@@ -28,6 +29,8 @@ const ui = {
   resign: $("resign"), resignBox: $("resign-box"), resignConfirm: $("resign-confirm"),
   resignCancel: $("resign-cancel"), closedNote: $("closed-note"),
   cheat: $("cheat"), cheatToggle: $("cheat-toggle"), whyBox: $("why-box"),
+  people: $("people"), reactions: $("reactions"), closeTable: $("close-table"), resignQuestion: $("resign-question"),
+  watchingNote: $("watching-note"), leftNote: $("left-note"),
 };
 
 const SPEEDS = ["slow", "normal", "fast", "instant"];
@@ -43,6 +46,13 @@ const S = {
 const baseTitle = document.title;
 let socket = null;
 const replay = createReplay($("replay"), tableId);
+const people = createPeople({
+  root, panel: ui.people, reactions: ui.reactions, tableId,
+  send: (msg) => send(msg),
+  rerender: () => { if (S.obs) { S.trickKey = ""; render(); } },  // names may have changed
+  phase: () => (S.obs ? S.obs.phase : null),
+});
+let watching = false;
 
 // A small surface for tests and debugging: the last state message, timings, send().
 window.cardavia = { state: null, timings: { plays: [] }, tableId, hints: 0, lastHint: null };
@@ -78,7 +88,8 @@ function render(msg = null) {
   root.dataset.game = obs.game;
   root.dataset.turn = obs.phase === "play" && !S.closed ? (obs.turn === obs.seat ? "me" : "other") : "none";
   // A closed table is a still picture: nobody's turn any more.
-  const shown = S.closed ? { ...obs, turn: null } : obs;
+  // … and so is a table waiting for its players
+  const shown = S.closed || people.waitingText() ? { ...obs, turn: null } : obs;
   renderSeats(ui.seats, ui.mySeat, shown, S.seats, { leftovers: S.leftovers, cantBeat: S.cantBeat });
   decorateWhy(obs);
   if (S.cheat) renderCheatSheet(ui.cheat, obs.game, obs.level, () => setCheat(false));
@@ -187,6 +198,8 @@ function scheduleAutoPass() {
 
 function bannerText(obs, state) {
   if (state === "closed") return t("table.closed");
+  const waiting = people.waitingText();
+  if (waiting) return waiting;
   if (state === "match-over") return t("summary.matchOver");
   if (state === "deal-over") return t("summary.title");
   if (state === "tribute") {
@@ -291,10 +304,15 @@ function selectionName(sel, obs) {
 function renderControls() {
   const obs = S.obs;
   if (!obs) return;
-  if (S.closed) {
+  if (S.closed || S.left) {
     renderClosedControls();
     return;
   }
+  const friends = people.active();
+  ui.watchingNote.hidden = !people.spectator();
+  ui.resignQuestion.textContent = t(friends ? "people.leaveQuestion" : "resign.question");
+  ui.closeTable.hidden = !(friends && people.isCreator());
+  ui.restart.hidden = friends && !people.isCreator();
   const myTurn = obs.phase === "play" && obs.turn === obs.seat;
   const sel = selectedCards();
   const check = checkSelection(sel, obs);
@@ -356,6 +374,7 @@ function renderClosedControls() {
 function showClosed() {
   if (!ui.closedNote.hidden) return;
   const link = h("a", { href: "/", id: "new-table", class: "button primary", "data-testid": "new-game", text: t("table.newGame") });
+  if (people.active() && !people.isCreator()) ui.closedNote.querySelector("p:not(.closed-title)").textContent = t("people.closedByHost");
   ui.restart.remove();
   ui.closedNote.append(h("p", {}, link));
   ui.closedNote.hidden = false;
@@ -511,6 +530,8 @@ function onMessage(msg) {
     const t0 = performance.now();
     S.msg = msg;
     S.obs = msg.observation;
+    perspective.me = S.obs.seat === null ? 0 : S.obs.seat;
+    perspective.spectator = S.obs.seat === null;
     S.closed = msg.phase === "closed";
     S.match = msg.match || null;
     if (msg.seats) S.seats = msg.seats;
@@ -537,10 +558,12 @@ function onMessage(msg) {
       tm.plays.push(t1 - tm.clickAt);
       tm.clickAt = undefined;
     }
-    // the finished deals of this match (a restart numbers from 0 again: the list follows)
-    replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
-    if (S.obs.phase === "over" && !S.leftovers) showLeftovers();
-    if (S.obs.phase === "over") addReviewLink(S.obs);
+    // the finished deals of this match (a restart numbers from 0 again: the list follows);
+    // players see the finished hands, spectators only where the creator shows them
+    const mayRead = !watching || people.spectatorHands();
+    if (mayRead) replay.load(S.obs.phase === "over" ? S.obs.deal_index + 1 : S.obs.deal_index);
+    if (mayRead && S.obs.phase === "over" && !S.leftovers) showLeftovers();
+    if (!watching && S.obs.phase === "over") addReviewLink(S.obs);
     root.dispatchEvent(new CustomEvent("cardavia:state", { detail: msg }));
   } else if (msg.type === "error") {
     S.pending = false;
@@ -555,6 +578,15 @@ function onMessage(msg) {
     renderControls();
   } else if (msg.type === "hint") {
     applyHint(msg);
+  } else if (msg.type === "left") {
+    // you left a table with friends: the AI has your seat now
+    if (socket) socket.close();
+    S.left = true;
+    ui.leftNote.hidden = false;
+    try { localStorage.removeItem(tokenKey(tableId)); } catch { /* ignore */ }
+    if (S.obs) render();
+  } else if (people.onMessage(msg) && S.obs) {
+    renderControls();
   }
 }
 
@@ -643,7 +675,7 @@ function refuse() {
 function onStatus(status) {
   ui.conn.textContent = status === "open" ? "" : t(`conn.${status}`);
   ui.conn.dataset.status = status;
-  if (status === "open") send({ type: "set_pace", speed: S.speed });
+  if (status === "open" && !watching) send({ type: "set_pace", speed: S.speed });
   if (status === "open" && S.resigning) {
     // a resign lost with the connection: the state frame on reconnect says whether it counted
     S.resigning = false;
@@ -850,6 +882,12 @@ ui.resign.addEventListener("click", () => {
 });
 ui.resignCancel.addEventListener("click", () => closeResign());
 ui.resignConfirm.addEventListener("click", confirmResign);
+ui.closeTable.addEventListener("click", () => {
+  if (S.closed) return;
+  S.resigning = true;
+  renderControls();
+  send({ type: "close" });
+});
 ui.chooser.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape") { ev.preventDefault(); closeChooser(); return; }
   if (ev.key === "Tab") {
@@ -883,6 +921,7 @@ function start() {
   let token = null;
   try {
     token = localStorage.getItem(tokenKey(tableId));
+    watching = localStorage.getItem(watchKey(tableId)) === "1";
     S.tracker = localStorage.getItem("cardavia.tracker") === "1";
     S.cheat = localStorage.getItem("cardavia.cheat") === "1";
     setSpeed(localStorage.getItem("cardavia.speed") || "normal", false);

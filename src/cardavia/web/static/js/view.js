@@ -1,6 +1,6 @@
 // Rendering of the public table: seats, the trick, scores, the log, the end-of-deal summary.
 import { cards, isWild, miniCard, rankSymbol, sortHand, tableCard } from "./cards.js";
-import { cardShort, comboName, placeName, seatName, t } from "./i18n.js";
+import { cardShort, comboName, perspective, placeName, relativeSeat, seatName, t } from "./i18n.js";
 
 const POSITIONS = {
   guandan: ["bottom", "right", "top", "left"],
@@ -39,7 +39,12 @@ function seatKind(seatInfo) {
 }
 
 export function seatPosition(game, seat) {
-  return POSITIONS[game]?.[seat] || "top";
+  return POSITIONS[game]?.[relativeSeat(game, seat)] || "top";
+}
+
+/** The team of the bottom seat (0 or 1) in Guandan. */
+export function myTeam() {
+  return perspective.me % 2;
 }
 
 /**
@@ -60,7 +65,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     const isTurn = obs.phase === "play" && obs.turn === seat;
     const action = last.get(seat);
     const info = (seatsInfo || []).find((s) => s.seat === seat);
-    const team = game === "guandan" ? (seat % 2 === 0 ? "us" : "them") : null;
+    const team = game === "guandan" ? (seat % 2 === myTeam() ? "us" : "them") : null;
     const box = h("section", {
       class: `seat pos-${pos}${isTurn ? " turn" : ""}${team ? ` team-${team}` : ""}${place >= 0 ? " finished" : ""}`,
       "data-seat": seat,
@@ -68,7 +73,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
       "aria-label": seatName(game, seat),
     });
     box.append(h("div", { class: "seat-head" },
-      h("span", { class: "seat-name", text: seatName(game, seat) }),
+      h("bdi", { class: "seat-name", text: seatName(game, seat) }),
       seatKind(info) ? h("span", { class: "seat-kind", text: seatKind(info) }) : null,
     ));
     const status = h("div", { class: "seat-status" });
@@ -91,7 +96,8 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     if (seat === obs.seat && cantBeat) status.append(h("span", { class: "pass-tag cant-beat", "data-testid": "cant-beat", text: t("seat.cantBeat") }));
     if (action && action.pass) status.append(h("span", { class: "pass-tag", "data-testid": `seat-${seat}-pass`, text: t("seat.passed") }));
     box.append(status);
-    if (seat === obs.seat) mine.replaceChildren(box);
+    if (perspective.decorate) perspective.decorate(box, seat, obs);
+    if (seat === (obs.seat ?? perspective.me)) mine.replaceChildren(box);
     else out.push(box);
   }
   root.replaceChildren(...out);
@@ -133,9 +139,10 @@ export function renderScoreboard(root, obs, match) {
   if (obs.game === "guandan") {
     const levels = match?.levels || obs.team_levels || ["2", "2"];
     const lv = obs.level || match?.deal_level || "2";
+    const us = myTeam();
     root.replaceChildren(
-      h("span", { class: "sb-item" }, `${t("scores.usTeam")} `, h("strong", { text: levelText(levels[0]) })),
-      h("span", { class: "sb-item" }, `${t("scores.themTeam")} `, h("strong", { text: levelText(levels[1]) })),
+      h("span", { class: "sb-item" }, `${t("scores.usTeam")} `, h("strong", { text: levelText(levels[us]) })),
+      h("span", { class: "sb-item" }, `${t("scores.themTeam")} `, h("strong", { text: levelText(levels[1 - us]) })),
       h("span", { class: "sb-item", "data-testid": "deal-level" }, `${t("table.dealLevel", { level: levelText(lv) })} · ${t("table.wildNote", { card: cardShort(cards([`${lv}h`])[0]) })}`),
     );
   } else {
@@ -171,12 +178,12 @@ export function renderSummary(obs, match) {
     const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result || {};
     const team = s.winner_team;
     if (team !== undefined && team !== null) {
-      box.append(h("p", { text: t(team === 0 ? "summary.weWin" : "summary.theyWin", { n: s.advance }) }));
+      box.append(h("p", { text: t(team === myTeam() ? "summary.weWin" : "summary.theyWin", { n: s.advance }) }));
     }
     if (s.levels && s.levels.length === 2) {
-      box.append(h("p", { text: t("summary.levels", { us: levelText(s.levels[0]), them: levelText(s.levels[1]) }) }));
+      box.append(h("p", { text: t("summary.levels", { us: levelText(s.levels[myTeam()]), them: levelText(s.levels[1 - myTeam()]) }) }));
     }
-    if (over) box.append(h("p", { class: "match-result", text: t(match.match_winner === 0 ? "summary.matchWon" : "summary.matchLost") }));
+    if (over) box.append(h("p", { class: "match-result", text: t(match.match_winner === myTeam() ? "summary.matchWon" : "summary.matchLost") }));
     else if (s.next_level !== undefined && s.next_level !== null) box.append(h("p", { text: t("summary.nextLevel", { level: levelText(s.next_level) }) }));
   } else {
     const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result;
@@ -224,8 +231,8 @@ export function renderScores(title, body, obs, match) {
     title.textContent = t("scores.levels");
     const levels = match?.levels || obs.team_levels || ["2", "2"];
     const rows = [
-      [t("scores.usTeam"), levelText(levels[0])],
-      [t("scores.themTeam"), levelText(levels[1])],
+      [t("scores.usTeam"), levelText(levels[myTeam()])],
+      [t("scores.themTeam"), levelText(levels[1 - myTeam()])],
       [t("scores.dealLevel"), levelText(match?.deal_level || obs.level || "2")],
     ];
     body.replaceChildren(h("dl", { class: "levels" }, rows.map(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })])));

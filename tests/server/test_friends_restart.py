@@ -53,7 +53,7 @@ def test_kill_with_four_people_mid_trick_and_resume(tmp_path: Path) -> None:
         for s, conn in again.items():
             state = conn.recv_until(lambda m: m["type"] == "state")
             assert state["seq"] == len(stored)
-            assert state["observation"] == truth.observation(s).to_json()
+            assert state["observation"] == truth.observation_json(s)
             frame = room_frame(conn)
             assert frame["you"] == s and frame["seats"][s]["name"] in ("North", f"Seat{s}")
         play_together(again, seed, until=deal_over)

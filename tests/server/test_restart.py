@@ -55,7 +55,7 @@ def test_server_restart_mid_deal(tmp_path: Path) -> None:
         truth = Table.rebuild(live.stored_config(table_id), stored)
         assert resumed["seq"] == len(stored)
         assert truth.pending_ai_seat() is not None, "killed while the AI seats were to move"
-        assert resumed["observation"] == truth.observation(0).to_json()
+        assert resumed["observation"] == truth.observation_json(0)
         drive(seat2, 0, seed, until=deal_over)
         # a person-free wait: the AI is waiting for the person's next_deal now
         after = live.stored_events(table_id)

@@ -11,7 +11,7 @@ import gc
 import importlib.util
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -70,6 +70,8 @@ def create_app(
     hosts: Iterable[str] = (),
     limits: Limits = DEFAULT_LIMITS,
     exclusive: bool = False,
+    ai_workers: int = 0,
+    agent_specs: Sequence[str] = (),
 ) -> FastAPI:
     """The play server. ``db_url``: any SQLAlchemy URL (default ``$CARDAVIA_DB`` or a SQLite
     file in the user data directory); ``pacing``: seconds between AI moves (0 in tests);
@@ -77,7 +79,9 @@ def create_app(
     process-wide, so tests that start many apps in one process leave it off);
     ``allow_seeds``: take client-chosen seeds (tests, research); ``hosts``: host names
     served besides the loopback ones; ``limits``: what one client may ask for;
-    ``exclusive``: refuse a SQLite file another server holds.
+    ``exclusive``: refuse a SQLite file another server holds; ``ai_workers``: AI worker
+    processes (0: one AI thread in this process), which also load ``agent_specs`` (the
+    learned AI levels, ``NAME=PATH``).
 
     Every request passes the :class:`~cardavia.server.guard.Guard` middleware first.
     :class:`~cardavia.server.store.StoreError` when the database cannot be used."""
@@ -85,8 +89,11 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.registry = Registry(store, pacing, limits)
+        app.state.registry = Registry(
+            store, pacing, limits, ai_workers=ai_workers, agent_specs=agent_specs
+        )
         app.state.registry.start()
+        await app.state.registry.ready()
         waiting = await app.state.registry.db(store.unfinished_table_ids)
         log.info("%d unfinished tables resume when their players reconnect", len(waiting))
         if freeze_gc:

@@ -16,14 +16,15 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
+from cardavia.server.ai_pool import AiPool
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.rooms import PersonFirst, Room, token_hash
 from cardavia.server.store import Store, StoreError
-from cardavia.server.worker import Worker
+from cardavia.server.worker import JobRunner, Worker
 from cardavia.table import Table, TableConfig
 
 T = TypeVar("T")
@@ -67,21 +68,27 @@ def _expert(config: TableConfig) -> bool:
 
 
 class Registry:
-    """Rooms by table id, one database worker thread, one AI worker thread, the pacing of
-    the AI.
+    """Rooms by table id, one database worker thread, the AI's worker, the pacing of the AI.
 
-    The AI's moves and hints of every room run on the one AI thread, in the order asked:
-    with a pool of threads, several AI steps would compete with the event loop for the GIL
-    (and with each other) and a person's action would wait behind all of them.
+    ``ai_workers`` > 0: the AI's moves and hints of every room run in that many worker
+    processes (:class:`~cardavia.server.ai_pool.AiPool`), AI moves first. 0: on one AI
+    thread of this process, in the order asked (with a pool of *threads*, several AI steps
+    would compete with the event loop for the GIL and a person's action would wait behind
+    all of them; processes do not share it).
     """
 
-    def __init__(self, store: Store, pacing: float, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self, store: Store, pacing: float, limits: Limits = DEFAULT_LIMITS, *,
+        ai_workers: int = 0, agent_specs: Sequence[str] = (),
+    ) -> None:
         self.store = store
         self.pacing = pacing
         self.limits = limits
         self.rooms: dict[str, Room] = {}
         self._db = Worker("cardavia-db")
-        self._ai = Worker("cardavia-ai")
+        self._ai: JobRunner = (
+            AiPool(ai_workers, agent_specs=agent_specs) if ai_workers > 0 else Worker("cardavia-ai")
+        )
         self._priority = PersonFirst(limits.person_first_seconds)
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._cache: OrderedDict[tuple[str, str], tuple[int, Any]] = OrderedDict()
@@ -93,6 +100,11 @@ class Registry:
         ] = []
         self._flusher: asyncio.Task[None] | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+
+    async def ready(self, timeout: float = 120.0) -> None:
+        """Wait until the AI can move (a worker process has started and warmed up)."""
+        if isinstance(self._ai, AiPool):
+            await asyncio.to_thread(self._ai.wait_ready, timeout)
 
     def start(self) -> None:
         """Start the background work (SQLite checkpoints); call from the running loop."""

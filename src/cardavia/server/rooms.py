@@ -5,8 +5,9 @@ room's lock → commit the new log entries → broadcast one ``state`` frame per
 connected seat (its own observation; the event as that seat may see it). Nothing is sent
 before it is committed.
 
-The AI's moves and hints run on a worker thread (one, shared by all rooms: see
-:class:`~cardavia.server.registry.Registry`), never on the event loop.
+The AI's moves and hints run off the event loop: in a pool of worker processes
+(:mod:`cardavia.server.ai_pool`, given the seat's observation only) or on one worker thread
+shared by all rooms (``--ai-workers 0``); see :class:`~cardavia.server.registry.Registry`.
 
 Frames are written as :class:`~cardavia.server.messages.StateMessage` would write them
 (byte for byte: tests/server/test_frames.py), but without validating the model on every
@@ -28,11 +29,12 @@ from typing import Any, TypeVar
 import pydantic_core
 from pydantic import TypeAdapter
 
+from cardavia.ai.difficulty import STRONGEST
 from cardavia.server.clients import Client
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.messages import PACE_FACTORS, HintMessage, SeatInfo
-from cardavia.server.worker import HINT_PRIORITY, Worker
-from cardavia.table import Action, ActionError, LogEntry, Restart, Table
+from cardavia.server.worker import HINT_PRIORITY, MOVE_PRIORITY, JobRunner
+from cardavia.table import Action, ActionError, LogEntry, Restart, Table, decide, decide_safely, hint_of
 
 T = TypeVar("T")
 
@@ -127,7 +129,7 @@ class Room:
         commit: Committer,
         pacing: float,
         on_idle: Callable[[Room], None],
-        ai_worker: Worker | None = None,
+        ai_worker: JobRunner | None = None,
         priority: PersonFirst | None = None,
         *,
         limits: Limits = DEFAULT_LIMITS,
@@ -317,7 +319,9 @@ class Room:
     async def _hint(self, client: Client) -> None:
         async with self.lock:
             try:
-                hint = await self._off_loop(self.table.hint, client.seat, priority=HINT_PRIORITY)
+                seed, obs = self.table.hint_request(client.seat)
+                decision = await self._off_loop(decide, STRONGEST, seed, obs, priority=HINT_PRIORITY)
+                hint = hint_of(decision)
             except ActionError as err:
                 client.send_error(err.code, err.message)
                 return
@@ -400,8 +404,8 @@ class Room:
         )
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any, priority: int = 0) -> T:
-        """Run ``fn`` on the AI worker thread (a thread of the default executor if the room
-        has no worker); lower ``priority`` values go first."""
+        """Run ``fn`` on the AI's worker (processes or a thread; a thread of the default
+        executor if the room has none); lower ``priority`` values go first."""
         if self._ai_worker is None:
             return await asyncio.to_thread(fn, *args)
         return await self._ai_worker.run(fn, *args, priority=priority)
@@ -442,7 +446,17 @@ class Room:
                 if self.broken or self.table.pending_ai_seat() is None:
                     return
                 try:
-                    entries = await self._off_loop(self.table.step_ai)
+                    request = self.table.ai_request()
+                    assert request is not None
+                    try:
+                        decision = await self._off_loop(
+                            decide_safely, request.difficulty, request.seed, request.observation,
+                            priority=MOVE_PRIORITY,
+                        )
+                    except Exception:  # the worker failed (died twice): a random legal move
+                        log.exception("the AI worker failed at table %s", self.table_id)
+                        decision = None
+                    entries = self.table.apply_ai(request, decision)
                 except Exception:
                     log.exception("the AI failed at table %s", self.table_id)
                     self._break("the AI failed; reconnect")

@@ -5,7 +5,19 @@ from cardavia.rules.games import GAME_NAMES
 from cardavia.rules.observation import public_event
 from cardavia.table.actions import Action, ActionError, Hint, NextDeal, Pass, Play, Resign, Restart, ReturnCard
 from cardavia.table.config import AI, PERSON, SeatConfig, SeatKind, TableConfig
-from cardavia.table.table import DEAL_STARTED, RESIGNED, RESTARTED, TABLE_EVENTS, LogEntry, Table, random_seed
+from cardavia.table.table import (
+    DEAL_STARTED,
+    RESIGNED,
+    RESTARTED,
+    TABLE_EVENTS,
+    AiRequest,
+    LogEntry,
+    Table,
+    decide,
+    decide_safely,
+    hint_of,
+    random_seed,
+)
 
 #: The games a table can play (the registry's names; kept for old imports).
 GAMES: tuple[str, ...] = GAME_NAMES
@@ -20,6 +32,7 @@ __all__ = [
     "TABLE_EVENTS",
     "Action",
     "ActionError",
+    "AiRequest",
     "Hint",
     "LogEntry",
     "NextDeal",
@@ -32,6 +45,9 @@ __all__ = [
     "SeatKind",
     "Table",
     "TableConfig",
+    "decide",
+    "decide_safely",
+    "hint_of",
     "public_event",
     "random_seed",
 ]

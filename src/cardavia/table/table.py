@@ -24,10 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardavia.ai.base import Agent
+from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.difficulty import STRONGEST, agent_for
 from cardavia.ai.random_agent import RandomAgent
-from cardavia.ai.runner import take_turn
+from cardavia.ai.runner import apply_decision, take_turn
 from cardavia.cards import Card, CardError, card_strings, parse_cards
 from cardavia.rules.errors import AmbiguousPlay, NotAllowed, RulesError
 from cardavia.rules.events import DealEnded, DealStarted, Event, event_from_json, event_to_json
@@ -354,19 +354,39 @@ class Table:
             readings = [r for r in readings if r.type.value == action.type] or readings
         return [r.to_json() for r in readings]
 
-    def step_ai(self) -> list[LogEntry]:
-        """Let one AI seat take its next action; the new log entries (none if no AI is due)."""
+    def ai_request(self) -> AiRequest | None:
+        """What the AI seat due now must decide, or None: the seat, its agent's level and
+        seed, and that seat's observation only. :func:`decide` turns it into a decision
+        (in this process or another: everything in it pickles), :meth:`apply_ai` applies it."""
         seat = self.pending_ai_seat()
         if seat is None:
-            return []
+            return None
         difficulty = self.config.seats[seat].difficulty or STRONGEST
-        agent: Agent = agent_for(difficulty, self._decision_seed(seat))
-        try:
-            take_turn(self.deal, seat, agent)
-        except Exception:  # an agent bug must not stall the table: a random legal move
-            log.exception("the %s agent failed at seat %s; playing a random move", difficulty, seat)
-            take_turn(self.deal, seat, RandomAgent(self._decision_seed(seat)))
+        return AiRequest(seat, difficulty, self._decision_seed(seat), self.observation(seat), self.seq)
+
+    def apply_ai(self, request: AiRequest, decision: Decision | ReturnDecision | None) -> list[LogEntry]:
+        """Carry out ``decision`` (worked out for ``request``, at this table's current
+        state); the new log entries. ``None`` (the agent failed) or a decision the rules
+        refuse plays a random legal move instead: an agent bug must not stall the table."""
+        if request.seq != self.seq or self.pending_ai_seat() != request.seat:
+            raise RuntimeError(f"the AI request of seq {request.seq} is stale (the table is at {self.seq})")
+        seat = request.seat
+        if decision is not None:
+            try:
+                apply_decision(self.deal, seat, decision)
+            except Exception:
+                log.exception("the %s agent chose an illegal move at seat %s", request.difficulty, seat)
+                decision = None
+        if decision is None:
+            take_turn(self.deal, seat, RandomAgent(request.seed))
         return self._log_new_events()
+
+    def step_ai(self) -> list[LogEntry]:
+        """Let one AI seat take its next action; the new log entries (none if no AI is due)."""
+        request = self.ai_request()
+        if request is None:
+            return []
+        return self.apply_ai(request, decide_safely(request.difficulty, request.seed, request.observation))
 
     def run_ai(self, max_steps: int = 100_000) -> list[LogEntry]:
         """Step the AI seats until a person must act (or the deal is over)."""
@@ -380,24 +400,18 @@ class Table:
 
     def hint(self, seat: int) -> Hint:
         """The strongest agent's suggestion for ``seat`` (its own observation only)."""
+        seed, obs = self.hint_request(seat)
+        return hint_of(decide(STRONGEST, seed, obs))
+
+    def hint_request(self, seat: int) -> tuple[int, Observation]:
+        """What a hint for ``seat`` is worked out from: (seed, the seat's observation);
+        :class:`ActionError` when the seat has nothing to do. ``hint_of(decide(STRONGEST,
+        *request))`` is the hint, computed wherever."""
         if self.closed:
             raise ActionError("not_allowed", "this table is closed; start a new one")
         if seat not in self.seats_to_act() or not self.is_person(seat):
             raise ActionError("not_your_turn", "there is nothing for you to do now")
-        deal = self.deal
-        obs = observation(deal, seat)
-        agent = agent_for(STRONGEST, self._decision_seed(seat))
-        if deal.phase == PHASE_TRIBUTE:
-            ret = agent.choose_return(obs)
-            return Hint((str(ret.card),), None, False, ret.reason, ret.reason_key, dict(ret.reason_args))
-        decision = agent.act(obs)
-        combo = decision.combo
-        if combo is None:
-            return Hint(None, None, True, decision.reason, decision.reason_key, dict(decision.reason_args))
-        return Hint(
-            tuple(card_strings(combo.cards)), combo.to_json(), False, decision.reason,
-            decision.reason_key, dict(decision.reason_args),
-        )
+        return self._decision_seed(seat), self.observation(seat)
 
     # ------------------------------------------------------------------ the log
 
@@ -430,6 +444,52 @@ class Table:
             if isinstance(event, DealEnded):
                 self.series.finish_deal()
         return entries
+
+
+@dataclass(frozen=True, slots=True)
+class AiRequest:
+    """An AI seat's turn as :meth:`Table.ai_request` describes it (it pickles)."""
+
+    seat: int
+    difficulty: str
+    seed: int
+    observation: Observation
+    #: the table's seq when it was asked (:meth:`Table.apply_ai` refuses a stale one)
+    seq: int
+
+
+def decide(difficulty: str, seed: int, obs: Observation) -> Decision | ReturnDecision:
+    """What the agent of ``difficulty`` seeded with ``seed`` chooses from ``obs`` alone (a
+    return card in the tribute phase). A module-level function of picklable arguments: it
+    runs in an AI worker process as well as here."""
+    agent: Agent = agent_for(difficulty, seed)
+    if obs.phase == PHASE_TRIBUTE:
+        return agent.choose_return(obs)
+    return agent.act(obs)
+
+
+def decide_safely(difficulty: str, seed: int, obs: Observation) -> Decision | ReturnDecision | None:
+    """:func:`decide`, or None when the agent fails (logged): the caller plays a random
+    legal move instead."""
+    try:
+        return decide(difficulty, seed, obs)
+    except Exception:
+        log.exception("the %s agent failed at seat %s; playing a random move", difficulty, obs.seat)
+        return None
+
+
+def hint_of(decision: Decision | ReturnDecision) -> Hint:
+    """The hint that shows ``decision``."""
+    if isinstance(decision, ReturnDecision):
+        why = decision
+        return Hint((str(decision.card),), None, False, why.reason, why.reason_key, dict(why.reason_args))
+    combo = decision.combo
+    if combo is None:
+        return Hint(None, None, True, decision.reason, decision.reason_key, dict(decision.reason_args))
+    return Hint(
+        tuple(card_strings(combo.cards)), combo.to_json(), False, decision.reason,
+        decision.reason_key, dict(decision.reason_args),
+    )
 
 
 def random_seed() -> int:

@@ -16,16 +16,25 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardavia.server.ai_pool import AiPool
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.rooms import PersonFirst, Room, token_hash
-from cardavia.server.store import Store, StoreError
+from cardavia.server.store import StaleOwner, Store, StoreError
 from cardavia.server.worker import JobRunner, Worker
 from cardavia.table import Table, TableConfig
+
+if TYPE_CHECKING:
+    from cardavia.server.cluster import Cluster
+
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # one process without Redis: nothing raises it
+    class RedisError(Exception):  # type: ignore[no-redef]
+        """(redis is not installed)"""
 
 T = TypeVar("T")
 
@@ -99,6 +108,8 @@ class Registry:
             tuple[str, list[tuple[int, dict[str, Any]]], bool, asyncio.Future[None]]
         ] = []
         self._flusher: asyncio.Task[None] | None = None
+        #: Several processes (``--redis``): ownership, routing and fan-out of the tables.
+        self.cluster: Cluster | None = None
         self._checkpointer: asyncio.Task[None] | None = None
 
     async def ready(self, timeout: float = 120.0) -> None:
@@ -138,17 +149,29 @@ class Registry:
             self._flusher = asyncio.create_task(self._flush())
         await done
 
+    def _fences(self, table_ids: Iterable[str]) -> dict[str, int] | None:
+        """The ownership tokens the writes of these tables carry (several processes)."""
+        if self.cluster is None:
+            return None
+        return {t: f for t in table_ids if (f := self.cluster.fence(t)) is not None}
+
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.db(self.store.append_many, [(t, e, c) for t, e, c, _ in batch])
+                await self.db(
+                    self.store.append_many, [(t, e, c) for t, e, c, _ in batch],
+                    self._fences(t for t, *_ in batch),
+                )
             except Exception:
                 # find the failing table: commit one by one, each gets its own outcome
                 for table_id, entries, closed, done in batch:
                     try:
-                        await self.db(self.store.append_events, table_id, entries, closed)
+                        fence = self.cluster.fence(table_id) if self.cluster is not None else None
+                        await self.db(self.store.append_events, table_id, entries, closed, fence)
                     except Exception as err:
+                        if isinstance(err, StaleOwner) and self.cluster is not None:
+                            self.cluster.leases.pop(table_id, None)  # another process has it
                         if not done.done():
                             done.set_exception(err)
                     else:
@@ -176,12 +199,15 @@ class Registry:
             self._priority, limits=self.limits, restarts=restarts, owner=owner,
             restart_buckets=buckets,
         )
+        room.remote = self.cluster
         self.rooms[table_id] = room
         return room
 
     def _idle(self, room: Room) -> None:
         if self.rooms.get(room.table_id) is room and room.idle:
             del self.rooms[room.table_id]
+            if self.cluster is not None:
+                self.cluster.release_soon(room.table_id)
 
     async def new_seed(self) -> int:
         """A seed for a table whose client did not choose one (:func:`mixed_seed`)."""
@@ -223,7 +249,18 @@ class Registry:
         token = secrets.token_urlsafe(24)
         hashes = {seat: token_hash(token) for seat in config.person_seats}
         entries = [(e.seq, e.event) for e in table.log]
-        await self.db(self.store.create_table, table_id, config.to_json(), hashes, entries)
+        fence = None
+        if self.cluster is not None:  # a new id: its lease is free
+            fence = await self.cluster.acquire(table_id)
+            if fence is None:
+                raise TableUnavailable("a new table could not be opened now; try again")
+            self.cluster.hold(table_id, fence)
+        try:
+            await self.db(self.store.create_table, table_id, config.to_json(), hashes, entries, fence)
+        except BaseException:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            raise
         room = self._room(table_id, table, hashes, owner=client)
         room.hold(NEW_TABLE_HOLD_SECONDS)
         room.kick()
@@ -245,6 +282,8 @@ class Registry:
                 room = self.rooms.get(table_id)
                 if room is not None and not room.broken:
                     return room
+                if self.cluster is not None:
+                    return await self._get_shared(table_id)
                 loaded = await self._load(table_id)
                 if loaded is None:
                     return None
@@ -253,6 +292,36 @@ class Registry:
         finally:
             if not lock.locked() and self._load_locks.get(table_id) is lock:
                 del self._load_locks[table_id]
+
+    async def _get_shared(self, table_id: str) -> Room | None:
+        """Several processes: own the table if nobody does, else follow its owner."""
+        cluster = self.cluster
+        assert cluster is not None
+        try:
+            token = await cluster.take(table_id)
+            if token is None:
+                await cluster.follow(table_id)  # from now on its entries are kept
+        except (RedisError, OSError) as err:
+            raise TableUnavailable(
+                f"table {table_id} cannot be loaded now (Redis cannot be reached: {err}); try again later"
+            ) from None
+        if token is not None:
+            cluster.hold(table_id, token)
+        try:
+            loaded = await self._load(table_id)
+        except BaseException:
+            if token is not None:
+                await cluster.release(table_id)
+            raise
+        if loaded is None:
+            if token is not None:
+                await cluster.release(table_id)
+            cluster.release_soon(table_id)
+            return None
+        table, stored_hashes, restarts = loaded
+        room = self._room(table_id, table, stored_hashes, restarts)
+        cluster.attach(room)
+        return room
 
     async def _load(
         self, table_id: str, keep_finished: bool = False
@@ -330,6 +399,8 @@ class Registry:
             await room.stop()
         if self._flusher is not None:
             await self._flusher
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.rooms.clear()
         self._ai.shutdown(wait=True)
         self._db.shutdown(wait=True)

@@ -24,7 +24,7 @@ import hmac
 import logging
 import random
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pydantic_core
 from pydantic import TypeAdapter
@@ -73,6 +73,19 @@ def _json(value: Any) -> str:
 def token_hash(token: str) -> str:
     """What the database keeps instead of a seat token."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Remote(Protocol):
+    """The other server processes (:class:`~cardavia.server.cluster.Cluster`): a room of a
+    table this process does not own follows its owner."""
+
+    def owns(self, table_id: str) -> bool: ...
+
+    async def forward(self, room: Room, client: Client, action: Action) -> bool: ...
+
+    def forward_pace(self, room: Room, speed: str) -> None: ...
+
+    def announce(self, room: Room, entries: list[LogEntry]) -> None: ...
 
 
 class CommitFailed(RuntimeError):
@@ -159,6 +172,9 @@ class Room:
         self._ai_worker = ai_worker
         self._priority = priority or PersonFirst()
         self._hold: asyncio.TimerHandle | None = None
+        #: Several processes: the owner elsewhere applies this room's actions (None: this
+        #: process alone serves the table).
+        self.remote: Remote | None = None
         self._seats = [SeatInfo(**s) for s in table.seats_json()]
         # the constant and the slowly changing parts of a state frame, as JSON text
         self._frame_head = '{"type":"state","table_id":' + _json(table_id) + ',"seq":'
@@ -238,6 +254,9 @@ class Room:
         """A person's action: apply, commit, broadcast; errors go to ``client`` only.
 
         Returns whether the action was accepted."""
+        if self.following:
+            assert self.remote is not None
+            return await self.remote.forward(self, client, action)
         with self._priority.person():
             return await self._act(client, action)
 
@@ -276,7 +295,24 @@ class Room:
 
     def set_pace(self, speed: str) -> None:
         """The page's AI speed: the server's pacing times a factor (instant: no pause)."""
+        if self.following:
+            assert self.remote is not None
+            self.remote.forward_pace(self, speed)
+            return
         self.pace_factor = PACE_FACTORS[speed]
+
+    @property
+    def following(self) -> bool:
+        """Whether another process owns the table (this room shows what it publishes)."""
+        return self.remote is not None and not self.remote.owns(self.table_id)
+
+    def show(self, entries: list[LogEntry]) -> None:
+        """Send the frames of entries folded into the table from elsewhere (the owner)."""
+        self._broadcast(entries)
+
+    def fenced(self, message: str) -> None:
+        """Another process took the table: stop, and have the clients reconnect."""
+        self._break(message)
 
     def _refuse_restart(self, seat: int) -> tuple[str, str] | None:
         """Why a restart is refused before the table is touched (or None): the table's cap
@@ -344,6 +380,8 @@ class Room:
             log.exception("could not store events of table %s", self.table_id)
             self._break("the game could not be saved; reconnect")
             raise CommitFailed(str(err)) from err
+        if self.remote is not None:
+            self.remote.announce(self, entries)
         self._broadcast(entries)
 
     def _break(self, message: str) -> None:
@@ -414,7 +452,7 @@ class Room:
 
     def kick(self) -> None:
         """Start the AI driver if an AI seat is due and none is running."""
-        if self.broken or (self._driver is not None and not self._driver.done()):
+        if self.broken or self.following or (self._driver is not None and not self._driver.done()):
             return
         if self.table.pending_ai_seat() is None:
             return
@@ -443,7 +481,7 @@ class Room:
                 await asyncio.sleep(self.paced_seconds * (1.0 - THINK_SHARE))
             await self._priority.ai_turn()
             async with self.lock:
-                if self.broken or self.table.pending_ai_seat() is None:
+                if self.broken or self.following or self.table.pending_ai_seat() is None:
                     return
                 try:
                     request = self.table.ai_request()

@@ -536,6 +536,6 @@ class Cluster:
                 continue
             if isinstance(action, NextDeal) and entry.kind == "deal_started":
                 return True
-            if entry.kind in _BY_SEAT and entry.event.get("seat") == seat:
+            if entry.kind in _BY_SEAT and entry.event.get("seat", entry.event.get("from")) == seat:
                 return True
         return False

@@ -110,3 +110,37 @@ def private_redis() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.scale.services FILE``: start the missing services, write the
+    ``NAME=URL`` lines of both to FILE, and keep them until SIGTERM (``./scripts/test``)."""
+    import signal
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m tests.scale.services FILE", file=sys.stderr)
+        return 2
+    stop = {"now": False}
+
+    def on_term(*_: object) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, on_term)
+    with contextlib.ExitStack() as stack:
+        try:
+            pg = os.environ.get(PG_ENV) or stack.enter_context(private_postgres())
+            rd = os.environ.get(REDIS_ENV) or stack.enter_context(private_redis())
+        except (ServiceError, OSError, subprocess.SubprocessError) as err:
+            print(f"scale-out test services: {err}", file=sys.stderr)
+            return 1
+        Path(args[0]).write_text(f"{PG_ENV}={pg}\n{REDIS_ENV}={rd}\n")
+        while not stop["now"]:
+            time.sleep(0.2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cardavia.record import replay_records
+from cardavia.rules.observation import observation
 from cardavia.table import (
     ActionError,
     NextDeal,
@@ -100,7 +101,7 @@ def test_observation_json_matches_the_engine(game: str) -> None:
     for deal in range(2):
         while not table.deal.over:
             for seat in range(table.n_seats):
-                assert table.observation_json(seat) == table.observation(seat).to_json()
+                assert table.observation_json(seat) == observation(table.deal, seat, reply=True).to_json()
             if table.step_ai():
                 continue
             _act(table, choose(table.observation(0).to_json(), 6))

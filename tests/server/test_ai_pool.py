@@ -77,19 +77,20 @@ def test_a_dead_worker_is_replaced_and_its_job_retried_once(tmp_path: Path) -> N
 
 
 def test_the_event_loop_runs_while_a_search_does(pool: AiPool) -> None:
-    async def scenario() -> float:
+    async def scenario() -> tuple[int, float]:
+        cpu = time.process_time()
         search = asyncio.create_task(pool.run(pool_jobs.spin, 1.0))
-        worst = 0.0
+        ticks = 0
         while not search.done():
-            start = time.perf_counter()
             await asyncio.sleep(0.005)
-            worst = max(worst, time.perf_counter() - start - 0.005)
+            ticks += 1
         assert await search > 0
-        return worst
+        return ticks, time.process_time() - cpu
 
-    # a search on this process's thread would hold the GIL for up to the switch interval
-    # at a time; in a worker process it holds none of ours
-    assert asyncio.run(scenario()) < 0.25
+    # a CPU-second of search ran elsewhere: this process's loop kept turning and spent a
+    # small part of that (a search on a thread here would hold our GIL and CPU)
+    ticks, used = asyncio.run(scenario())
+    assert ticks >= 10 and used < 0.5, (ticks, used)
 
 
 class _Recorder:

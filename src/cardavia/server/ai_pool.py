@@ -69,9 +69,9 @@ def warm_up(agent_specs: Sequence[str]) -> None:
 
         for spec in agent_specs:
             parse_spec(spec)
-    from cardavia.table import Table, TableConfig
+    from cardavia.table import GAMES, Table, TableConfig
 
-    for game in ("guandan", "runfast"):
+    for game in GAMES:
         table = Table.create(TableConfig.preset(game, 0, "normal", "normal"))
         table.step_ai()
 

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -213,7 +214,15 @@ class Store:
         if exclusive:
             self._lock()
         try:
-            schema.check(self.engine, shown_url(url))
+            for attempt in range(20):  # another process switching the new file to WAL
+                try:
+                    schema.check(self.engine, shown_url(url))
+                    break
+                except sa.exc.OperationalError as err:
+                    if "database is locked" not in str(err) or attempt == 19:
+                        raise
+                    self.engine.dispose()
+                    time.sleep(0.05 * (attempt + 1))
             if self.is_sqlite_file:
                 self.engine.dispose()  # the serving connections start fresh
             with self.engine.connect() as conn:  # a corrupt file fails here at the latest

@@ -8,6 +8,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
+from cardavia.ai.v1.agent import ExpertV1Agent
 
 
 def _loose(seed: int) -> Agent:
@@ -26,6 +27,7 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "basic_loose": _loose,
     "expert_quick": _quick,
     "expert": ExpertAgent,
+    "expert_v1": ExpertV1Agent,
 }
 
 

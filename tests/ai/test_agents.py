@@ -169,7 +169,7 @@ def test_guandan_passes_are_soft_evidence_on_samples() -> None:
         held = 0
         for _ in range(400):
             sample = gd_search.sample_hands(
-                0, obs.hand_sizes, tracked.unseen, tracked.known, rng, passed_on, 2
+                0, obs.hand_sizes, tracked.unseen, tracked.known, rng, passed_on, 2, shape=0.0
             )
             assert [sum(sample[s]) for s in (1, 2, 3)] == [3, 3, 2]
             held += gd_search._plain_replies(sample[1], 2, tracked.no_reply[1]) > 0

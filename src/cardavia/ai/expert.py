@@ -41,7 +41,7 @@ class ExpertAgent:
         *,
         budget_ms: float = 150.0,
         hard_cap_ms: float = 280.0,
-        max_candidates: int = 5,
+        max_candidates: int = 6,
         max_samples: int | None = None,
         name: str = "expert",
     ) -> None:

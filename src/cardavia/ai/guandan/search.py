@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.search import Search, add_new, trailing_passes
 from cardavia.ai.tracking import Tracked, still_held, unseen_cards
-from cardavia.cards import N_CODES, counts, guandan_deck
+from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
@@ -31,7 +31,8 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic
 from .basic import level_of
-from .plan import Plan, best_plan, remove_pattern
+from .plan import Plan, Unit, best_plan, remove_pattern
+from .shape import deal_shaped
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
@@ -61,6 +62,10 @@ def sim_units(plan: Plan, level: int) -> list[SimUnit]:
     return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in plan.units]
 
 
+def sim_units_of(units: Sequence[Unit], level: int) -> list[SimUnit]:
+    return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in units]
+
+
 def units_of(cnt: Sequence[int], level: int) -> list[SimUnit]:
     rc, w = rank_counts(cnt, level)
     return sim_units(best_plan(rc, w, level), level)
@@ -88,8 +93,12 @@ def sample_hands(
     rng: random.Random,
     passed_on: dict[int, list[Combo]] | None = None,
     level: int = 2,
+    shape: float = 1.0,
+    plans: dict[int, list[Unit]] | None = None,
 ) -> dict[int, list[int]]:
-    """Count arrays for the other seats, consistent with counts and known cards.
+    """Count arrays for the other seats, consistent with counts and known cards, short
+    hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
+    scales the shaping, 0 = random cards).
 
     ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
     each pass the sampled hand could have answered with a plain reply keeps the sample
@@ -99,7 +108,9 @@ def sample_hands(
     best: dict[int, list[int]] | None = None
     best_bad = 1 << 30
     for _ in range(SAMPLE_TRIES if passed_on else 1):
-        hands = _deal_unseen(me, sizes, unseen, known, rng)
+        if plans is not None:
+            plans.clear()
+        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, plans)
         if not passed_on:
             return hands
         bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
@@ -126,38 +137,6 @@ def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int
                 found += 1
                 break
     return found
-
-
-def _deal_unseen(
-    me: int,
-    sizes: Sequence[int],
-    unseen: Sequence[int],
-    known: dict[int, list[int]],
-    rng: random.Random,
-) -> dict[int, list[int]]:
-    """One random deal of the unseen cards with each seat's count, known cards placed first."""
-    pool: list[int] = []
-    for code, n in enumerate(unseen):
-        pool.extend([code] * max(0, n))
-    hands: dict[int, list[int]] = {}
-    need: dict[int, int] = {}
-    for s in range(4):
-        if s == me:
-            continue
-        cnt = [0] * N_CODES
-        for code in known.get(s, []):
-            if code in pool and sum(cnt) < sizes[s]:
-                pool.remove(code)
-                cnt[code] += 1
-        hands[s] = cnt
-        need[s] = sizes[s] - sum(cnt)
-    rng.shuffle(pool)
-    i = 0
-    for s, cnt in hands.items():
-        for code in pool[i : i + need[s]]:
-            cnt[code] += 1
-        i += need[s]
-    return hands
 
 
 def _next_active(sizes: Sequence[int], seat: int) -> int:
@@ -337,6 +316,32 @@ def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
 # ---- the expert's move
 
 
+def _risky_lead(p: Pattern, opp_sizes: Sequence[int], unseen: Sequence[int], level: int) -> bool:
+    """A lead that is an opponent's likely way out: as many cards as an opponent on 1–2 holds
+    (or fewer), or a low 5-card play into an opponent on 5 — unless nothing unseen beats it."""
+    if p.tier:
+        return False
+    short = any(p.size <= n <= 2 for n in opp_sizes) or (
+        p.size == 5 and 5 in opp_sizes and p.power <= 11
+    )
+    return short and not unbeatable(p, unseen, level)
+
+
+def _best_bomb(moves: Sequence[Pattern], rc: list[int], w: int, level: int) -> Pattern | None:
+    """The bomb that costs the hand's plan least (a whole planned bomb rather than four
+    cards split off a longer one; the cheaper of equals)."""
+    bombs = [m for m in moves if m.tier > 0]
+    if not bombs:
+        return None
+
+    def after(m: Pattern) -> tuple[float, int, int]:
+        rc2, w2 = remove_pattern(rc, w, m.slots)
+        return (best_plan(rc2, w2, level).score, -m.tier, -m.power)
+
+    return max(bombs, key=after)
+
+
+
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
     """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
     level = level_of(obs)
@@ -362,25 +367,38 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
                 combo=combo_arg(p),
             )
-    candidates: list[Pattern | None] = [default]
+    opp_sizes = [obs.hand_sizes[o] for o in ((me + 1) % 4, (me + 3) % 4) if obs.hand_sizes[o] > 0]
+    candidates: list[Pattern | None] = []
     if obs.top is None:
         leads = sorted(
             (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
         )
-        for u in leads[:3] + leads[-1:]:
-            p = u.pattern(level)
-            if p not in candidates:
-                candidates.append(p)
+        options = [u.pattern(level) for u in leads[:3] + leads[-1:]]
+        fine = [p for p in options if not _risky_lead(p, opp_sizes, tracked.unseen, level)]
+        if default is not None and _risky_lead(default, opp_sizes, tracked.unseen, level) and fine:
+            # the opponent's likely way out: lead something else (short-opponent rules)
+            default = fine[0]
+            reason = because(
+                "lead_opponent_close",
+                f"lead {default.describe()}: an opponent holds only {min(opp_sizes)}",
+                combo=combo_arg(default), n=str(min(opp_sizes)),
+            )
+        candidates.append(default)
+        add_new(candidates, fine or options)
     elif obs.top_seat == (me + 2) % 4:
         # never overtake the partner's winning play by search: pass or the basic move
-        if None not in candidates:
-            candidates.append(None)
+        candidates = [default, None]
     else:
-        if None not in candidates:
-            candidates.append(None)
+        candidates = [default, None]
         plain = [m for m in moves if m.tier == 0]
+        if plain and obs.top_seat is not None and obs.hand_sizes[obs.top_seat] <= 6:
+            # the block that holds: the highest plain reply
+            add_new(candidates, [max(plain, key=lambda m: (m.power, -m.wilds))])
+        bomb = _best_bomb(moves, rc, w, level)
+        if bomb is not None:
+            add_new(candidates, [bomb])
         add_new(candidates, basic.shortlist(plain, rc, keep=3))
-        add_smallest_bomb(candidates, moves)
+    candidates = [c for i, c in enumerate(candidates) if c not in candidates[:i]]
     candidates = candidates[: search.max_candidates]
     if len(candidates) == 1:
         return default, reason
@@ -394,8 +412,14 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     passes = trailing_passes(obs)
 
     def one_sample() -> list[float]:
-        hands = sample_hands(me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level)
-        others = {s: units_of(h, level) for s, h in hands.items()}
+        plans: dict[int, list[Unit]] = {}
+        hands = sample_hands(
+            me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0, plans
+        )
+        others = {
+            s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)
+            for s, h in hands.items()
+        }
         values: list[float] = []
         for c, my_units in zip(candidates, mine, strict=True):
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]

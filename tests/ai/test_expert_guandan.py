@@ -111,3 +111,26 @@ def test_best_bomb_does_not_split_a_longer_bomb() -> None:
     bomb = gd_search._best_bomb(moves, rc, w, 2)
     assert bomb is not None and bomb.tier > 0
     assert dict(bomb.slots).get(12, 0) in (0, 6)
+
+
+def test_endgame_solver_finds_the_forced_win() -> None:
+    from cardavia.ai.guandan.endgame import solve, solve_each
+
+    # seat 0 leads: the pair of aces holds the trick, then the 4 goes out; the partner's
+    # pair of 9s beats the opponents' 5 and 6 after splitting (2 levels). Leading the 4
+    # first lets an opponent go out.
+    hands = [counts(parse_cards(h)) for h in ("As Ah 4s", "5s", "9s 9d", "6s")]
+    moves = patterns(hands[0], 2)
+    values = dict(zip(
+        (m.describe() for m in moves),
+        solve_each(hands, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=0, firsts=moves),
+        strict=True,
+    ))
+    assert values == {"single 4": -1.5, "single A": 2.0, "pair A": 2.0}
+    # the opponents' view of the same deal is the negation
+    assert solve(hands, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=1) == -2.0
+    # a position too big for the node budget gives up (the search then rolls out)
+    big = [counts(parse_cards(h)) for h in (
+        "3s 4s 5s 6s 7d 9s 9d Js", "3d 4d 5d 6d 8s Ts Td Qs", "3c 4c 5c 7s 8d Tc Jd Qd", "3h 4h 6c 7c 8c 9c Jc Qc",
+    )]
+    assert solve(big, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=0, budget=50) is None

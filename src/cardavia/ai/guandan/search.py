@@ -31,6 +31,7 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic
 from .basic import level_of
+from .endgame import ENDGAME_CARDS, solve_each
 from .plan import Plan, Unit, best_plan, remove_pattern
 from .shape import deal_shaped
 
@@ -166,13 +167,48 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
         return last
     plain = [u for u in us if not u.is_bomb] or us
     mate = sizes[(seat + 2) % 4]
-    if mate == 1:
-        singles = [u for u in plain if u.size == 1]
-        if singles:
-            return min(singles, key=lambda u: u.value)
     o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
     opp_min = min(x for x in (o1, o2, 99) if x > 0)
+    if 0 < mate <= 2 and opp_min > 2:  # basic: lead low for a partner close to going out
+        small = [u for u in plain if u.size == mate]
+        if small:
+            return min(small, key=lambda u: u.value)
+    if opp_min <= 3:  # basic: nothing an opponent close to going out can follow
+        safe = [u for u in plain if u.size > opp_min]
+        if safe:
+            return min(safe, key=lambda u: u.value - 0.15 * u.size)
+        return max(plain, key=lambda u: u.value)
     return lead_weakest(plain, opp_min, 0.12)
+
+
+_SPLIT = {ComboType.PAIR: (ComboType.SINGLE,), ComboType.TRIPLE: (ComboType.SINGLE, ComboType.PAIR)}
+_SPLIT_VALUE = {ComboType.SINGLE: 10, ComboType.PAIR: 9}  # group_value offsets (plan.py)
+
+
+def _split_reply(us: list[SimUnit], top: Pattern | Combo) -> SimUnit | None:
+    """Break the lowest natural pair/triple that can answer a single or pair (basic blocks
+    at a cost): the answer is returned, ``us`` keeps the rest of the group."""
+    if top.tier or top.type not in (ComboType.SINGLE, ComboType.PAIR):
+        return None
+    best: SimUnit | None = None
+    for u in us:
+        p = u.pattern
+        if p.wilds or top.type not in _SPLIT.get(p.type, ()) or p.power <= top.power:
+            continue
+        if best is None or p.power < best.pattern.power:
+            best = u
+    if best is None:
+        return None
+    p = best.pattern
+    n = top.size
+    rest_n = p.size - n
+    rest_type = ComboType.SINGLE if rest_n == 1 else ComboType.PAIR
+    rest = SimUnit(
+        Pattern(rest_type, p.rank, rest_n, 0, p.power, ((p.rank, rest_n),), -1, 0),
+        (p.power - _SPLIT_VALUE[rest_type]) / 6.0, False,
+    )
+    us[us.index(best)] = rest
+    return SimUnit(Pattern(top.type, p.rank, n, 0, p.power, ((p.rank, n),), -1, 0), 0.0, False)
 
 
 def _follow(
@@ -181,19 +217,24 @@ def _follow(
     if top_seat == (seat + 2) % 4:  # the partner's play stands, unless this goes out
         return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
     fits = [u for u in us if _beats(u.pattern, top)]
+    short = sizes[top_seat] <= 6
     if not fits:
-        return None
+        return _split_reply(us, top) if short else None
     if len(us) == 1:
         return fits[0]
-    short = sizes[top_seat] <= 6
     plain = [u for u in fits if not u.is_bomb]
     if plain:
         u = min(plain, key=lambda u: u.pattern.power)
         if u.value <= 1.0 or short or len(us) <= 3:
             return u
     bombs = [u for u in fits if u.is_bomb]
-    if bombs and (short or len(us) <= 2):
-        return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    if bombs:
+        o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
+        opp_min = min(x for x in (o1, o2, 99) if x > 0)
+        if short or len(us) <= 2 or (opp_min <= 3 and top.size >= 2):
+            return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    if short:
+        return _split_reply(us, top)
     return None
 
 
@@ -410,6 +451,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             mine.append(units_after(cnt, level, c))
     sizes = list(obs.hand_sizes)
     passes = trailing_passes(obs)
+    endgame_size = sum(sizes)  # cards left in play (exact solve below ENDGAME_CARDS)
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
@@ -420,8 +462,18 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)
             for s, h in hands.items()
         }
+        exact: list[float | None] = [None] * len(candidates)
+        if endgame_size <= ENDGAME_CARDS:
+            full = [cnt if s == me else hands[s] for s in range(4)]
+            exact = solve_each(
+                full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+                places=obs.places, me=me, firsts=candidates,
+            )
         values: list[float] = []
-        for c, my_units in zip(candidates, mine, strict=True):
+        for c, my_units, v in zip(candidates, mine, exact, strict=True):
+            if v is not None:
+                values.append(v)
+                continue
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
             first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
             values.append(

@@ -1,14 +1,25 @@
 """Guandan determinized Monte-Carlo search (the ``expert`` agent's engine).
 
+* **Candidates**: to lead, the planner's weakest plays and its strongest non-bomb one —
+  never a play an opponent on 1–2 cards can follow with as many cards, nor a low 5-card
+  play into an opponent on 5 (their usual ways out), unless nothing unseen beats it; to
+  follow an opponent, the pass, the highest plain reply (the block that holds, when the
+  opponent holds ≤ 6), the bomb that costs the plan least (a whole bomb, never four cards
+  split off a longer one) and the cheapest replies; over the partner, pass or basic's move.
 * **Sampling**: the unseen cards (two packs − own hand − everything played) are dealt to
   the other seats with their exact counts; cards a seat surely holds (a tribute it received
-  and has not played, a return card this seat gave it) are placed first. Passes are only
-  soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
+  and has not played, a return card this seat gave it) are placed first; short hands are
+  shaped like real ones (:mod:`cardavia.ai.guandan.shape`: planned plays survive). Passes are
+  only soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
   group makes hands holding a reply less likely (:func:`sample_hands`), never impossible.
-* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.guandan.plan`) with a
-  cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
-  partner, bombs only against a short opponent or to go out). The whole deal is simulated
-  on card counts until the result for the team is known.
+* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.guandan.plan`) with
+  basic's main rules on units (weakest unit to lead; low for a partner on 1–2 cards; nothing
+  an opponent on ≤ 3 can follow; lowest fitting unit to follow an opponent, a pair or triple
+  split to block one on ≤ 6 cards; pass on the partner; bombs against a short opponent, to
+  go out, or when an opponent is close). The whole deal is simulated on card counts until
+  the result for the team is known.
+* **Exact endgame**: with ≤ 10 cards left in play, each candidate is valued on the sampled
+  deal by an exact solve (:mod:`cardavia.ai.guandan.endgame`) instead of a rollout.
 * **Value**: ``±(1 + 0.5 × levels)`` for the team of the first finisher (deal win plus the
   level gain, G-1.3).
 """

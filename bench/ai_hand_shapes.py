@@ -1,14 +1,14 @@
 """Hand shapes by card count: real hidden hands (self-play) against the expert's sampler.
 
     .venv/bin/python bench/ai_hand_shapes.py --deals 60 --seed 1
-    .venv/bin/python bench/ai_hand_shapes.py --deals 60 --strength 0 1 1.5   # β scaled
+    .venv/bin/python bench/ai_hand_shapes.py --deals 60 --strength 0 1 1.5   # overdraw scaled (0: random cards)
 
 Self-play deals (``--agents``, default basic on all four seats) are played out; at every
-decision the acting seat's observation is given to the sampler and, for every other seat
-holding ≤ 12 cards, the sampled hand is compared with the real one. Per card count: how
+decision the acting seat’s observation is given to the sampler and, for every other seat
+holding ≤ 20 cards (``SHAPED_MAX``), the sampled hand is compared with the real one. Per card count: how
 often the hand is a single play (2 cards: a pair), holds a bomb, and its planned plays —
-real hands vs the random deal (β = 0) vs the shaped sampler (:mod:`cardavia.ai.guandan.shape`).
-This is the calibration of :data:`cardavia.ai.guandan.shape.BETA`.
+real hands vs the random deal (strength 0) vs the shaped sampler (:mod:`cardavia.ai.guandan.shape`).
+This is the calibration of :data:`cardavia.ai.guandan.shape.OVERDRAW` and ``SIZE_BONUS``.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def main() -> None:
             t = track(obs)
             hands = deal_shaped(obs.seat, obs.hand_sizes, t.unseen, t.known, rng, obs.level, strength)
             rows[obs.hand_sizes[s]].append(features(hands[s], obs.level))
-        tables[f"β×{strength:g}"] = table(rows)
+        tables[f"shaped×{strength:g}"] = table(rows)
     names = list(tables)
     print(f"{len(pos)} positions from {args.deals} deals of {args.agents} self-play (seed {args.seed})")
     print("cards  count | one play (2 cards: pair): " + " / ".join(names)

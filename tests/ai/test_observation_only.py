@@ -9,8 +9,8 @@ from typing import Any
 from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.v1.agent import ExpertV1Agent
 from cardavia.ai.runner import runfast_deal, step
+from cardavia.ai.v1.agent import ExpertV1Agent
 from cardavia.cards import Card
 from cardavia.observation import Observation
 from cardavia.rules.guandan.deal import GuandanMatch

@@ -134,3 +134,24 @@ def test_endgame_solver_finds_the_forced_win() -> None:
         "3s 4s 5s 6s 7d 9s 9d Js", "3d 4d 5d 6d 8s Ts Td Qs", "3c 4c 5c 7s 8d Tc Jd Qd", "3h 4h 6c 7c 8c 9c Jc Qc",
     )]
     assert solve(big, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=0, budget=50) is None
+
+
+def test_no_low_full_house_led_into_a_five_card_opponent() -> None:
+    from cardavia.ai.expert import ExpertAgent
+    from cardavia.rules.guandan.deal import GuandanDeal
+
+    # seat 0's weakest planned play is the full house 4-4-4 + 3-3; the opponent on seat 1
+    # holds 5 cards (its usual way out is one 5-card play)
+    mine = parse_cards("4s 4d 4c 3s 3d 7s 8d Ts Jd Qs Kd")
+    rc, w = rank_counts(counts(mine), 2)
+    assert "full_house 4" in [u.describe() for u in best_plan(rc, w, 2).units]
+    hands = [
+        mine,
+        parse_cards("9s 9d 9c 6s 6d"),
+        parse_cards("5s 5d 7c 8c 9h Tc Td Jc Qc Kc"),
+        parse_cards("2s 3c 5c 6h 7d 8s Th Jh Qh Kh"),
+    ]
+    deal = GuandanDeal.start(hands, 2, leader=0)
+    for seed in range(4):
+        d = ExpertAgent(seed, budget_ms=1e6, hard_cap_ms=1e6, max_samples=24).act(deal.observation(0))
+        assert d.combo is not None and not (d.combo.size == 5 and d.combo.type.value == "full_house"), d.reason

@@ -155,3 +155,39 @@ def test_no_low_full_house_led_into_a_five_card_opponent() -> None:
     for seed in range(4):
         d = ExpertAgent(seed, budget_ms=1e6, hard_cap_ms=1e6, max_samples=24).act(deal.observation(0))
         assert d.combo is not None and not (d.combo.size == 5 and d.combo.type.value == "full_house"), d.reason
+
+
+def test_sampled_plans_are_the_plans_of_the_sampled_hands() -> None:
+    # passes on low singles make most tries contradicted: whichever sample is returned,
+    # the planned plays handed to the rollouts are exactly that sample's shaped hands
+    from cardavia.rules.guandan.deal import GuandanDeal
+
+    hands = [
+        parse_cards("9s 3s 4s 6c 7c"),
+        parse_cards("5d 6d 7d 8d 9d"),
+        parse_cards("3c 4c 5c Td Jd"),
+        parse_cards("Kd 8c 8h Ah As"),
+    ]
+    deal = GuandanDeal.start(hands, 2, leader=0)
+    deal.play(0, "3s")
+    deal.pass_turn(1)
+    deal.pass_turn(2)
+    deal.pass_turn(3)
+    obs = deal.observation(0)
+    tracked = gd_search.track(obs)
+    rng = random.Random(2)
+    for _ in range(100):
+        plans: dict[int, list[object]] = {}
+        sample = gd_search.sample_hands(
+            0, obs.hand_sizes, tracked.unseen, tracked.known, rng, tracked.no_reply, 2, 1.0, plans  # type: ignore[arg-type]
+        )
+        for s, units in plans.items():
+            rc, w = rank_counts(sample[s], 2)
+            got = [0] * 17
+            for u in units:
+                for r, n in u.slots:  # type: ignore[attr-defined]
+                    got[r] += n
+            # every natural card is in a planned play; the wilds fill the other slots
+            assert sum(u.wilds for u in units) == w  # type: ignore[attr-defined]
+            assert all(got[r] >= rc[r] for r in range(17)), (s, units, sample[s])
+            assert sum(got) == sum(sample[s]) == obs.hand_sizes[s]

@@ -115,22 +115,28 @@ def sample_hands(
     ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
     each pass the sampled hand could have answered with a plain reply keeps the sample
     with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
-    least contradicted sample).
+    least contradicted sample). ``plans`` (optional) receives the planned plays of the
+    shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
     """
     best: dict[int, list[int]] | None = None
+    best_plans: dict[int, list[Unit]] = {}
     best_bad = 1 << 30
     for _ in range(SAMPLE_TRIES if passed_on else 1):
-        if plans is not None:
-            plans.clear()
-        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, plans)
+        tried: dict[int, list[Unit]] = {}
+        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried)
         if not passed_on:
-            return hands
+            best, best_plans = hands, tried
+            break
         bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
         if bad == 0 or rng.random() < PASS_EVIDENCE**bad:
-            return hands
+            best, best_plans = hands, tried
+            break
         if bad < best_bad:
-            best, best_bad = hands, bad
+            best, best_bad, best_plans = hands, bad, tried
     assert best is not None
+    if plans is not None:  # the planned plays of the sample returned, not of the last try
+        plans.clear()
+        plans.update(best_plans)
     return best
 
 

@@ -21,6 +21,11 @@ def _quick(seed: int) -> Agent:
     return ExpertAgent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_quick")
 
 
+def _v1_quick(seed: int) -> Agent:
+    """The frozen ``expert_v1`` with a small search budget (difficulty hard)."""
+    return ExpertV1Agent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_v1_quick")
+
+
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "basic": BasicAgent,
@@ -28,6 +33,7 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "expert_quick": _quick,
     "expert": ExpertAgent,
     "expert_v1": ExpertV1Agent,
+    "expert_v1_quick": _v1_quick,
 }
 
 

@@ -214,6 +214,12 @@ def serve_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def db_main(argv: Sequence[str]) -> int:
+    from cardavia.server.cli_db import main as db
+
+    return db(list(argv))
+
+
 def bench_main(argv: Sequence[str]) -> int:
     from cardavia.benchmark import main as bench
 
@@ -231,6 +237,7 @@ COMMANDS = {
     "selfplay": selfplay_main,
     "replay": replay_main,
     "serve": serve_main,
+    "db": db_main,
     "bench": bench_main,
     "tournament": tournament_main,
 }
@@ -239,6 +246,7 @@ USAGE = """usage: cardavia COMMAND …
 
 commands:
   serve       start the web app and print the URL to open
+  db          the database's schema: db upgrade (migrations), db current
   rules       rules questions as JSON: classify, beats, legal, tribute, settle, batch
   selfplay    seeded self-play writing game records (JSONL)
   replay      re-check a game record against the rules

@@ -89,7 +89,7 @@ def test_expert_answers_within_hard_cap() -> None:
 def test_difficulties_are_configurations() -> None:
     names = {d: agent_for(d).name for d in DIFFICULTIES}
     assert names == {
-        "easy": "basic_loose", "normal": "basic", "hard": "expert_quick", "expert": "expert",
+        "easy": "basic_loose", "normal": "basic", "hard": "expert_v1_quick", "expert": "expert",
     }
     for name in AGENTS:
         assert make_agent(name, 1).name == name or name == "random"
@@ -169,7 +169,7 @@ def test_guandan_passes_are_soft_evidence_on_samples() -> None:
         held = 0
         for _ in range(400):
             sample = gd_search.sample_hands(
-                0, obs.hand_sizes, tracked.unseen, tracked.known, rng, passed_on, 2
+                0, obs.hand_sizes, tracked.unseen, tracked.known, rng, passed_on, 2, shape=0.0
             )
             assert [sum(sample[s]) for s in (1, 2, 3)] == [3, 3, 2]
             held += gd_search._plain_replies(sample[1], 2, tracked.no_reply[1]) > 0

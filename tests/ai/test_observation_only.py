@@ -10,6 +10,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.runner import runfast_deal, step
+from cardavia.ai.v1.agent import ExpertV1Agent
 from cardavia.cards import Card
 from cardavia.observation import Observation
 from cardavia.rules.guandan.deal import GuandanMatch
@@ -86,10 +87,11 @@ class Spy:
 def test_guandan_agents_see_only_their_observation() -> None:
     match = GuandanMatch(seed=21)
     ref: list[TrickDeal] = []
-    spies = [
-        Spy(ExpertAgent(1, budget_ms=3, hard_cap_ms=30) if s % 2 == 0 else BasicAgent(s), ref)
-        for s in range(4)
+    agents: list[Agent] = [
+        ExpertAgent(1, budget_ms=3, hard_cap_ms=30), BasicAgent(1),
+        ExpertAgent(2, budget_ms=3, hard_cap_ms=30), ExpertV1Agent(3, budget_ms=3, hard_cap_ms=30),
     ]
+    spies = [Spy(a, ref) for a in agents]
     for _ in range(3):
         deal = match.start_deal()
         ref[:] = [deal]
@@ -104,7 +106,7 @@ def test_runfast_agents_see_only_their_observation() -> None:
         deal = runfast_deal(seed)
         ref: list[TrickDeal] = [deal]
         inner: list[Agent] = [ExpertAgent(seed, budget_ms=3, hard_cap_ms=30)]
-        inner += [BasicAgent(s) for s in (1, 2)]
+        inner += [BasicAgent(1), ExpertV1Agent(seed, budget_ms=3, hard_cap_ms=30)]
         spies = [Spy(a, ref) for a in inner]
         while not deal.over:
             step(deal, spies)

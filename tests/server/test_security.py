@@ -201,7 +201,9 @@ def test_burst_of_a_thousand_messages(server: LiveServer) -> None:
                 codes.append(message["code"])
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     assert set(codes) <= {"illegal", "rate_limited"}
-    assert codes.count("illegal") <= 31  # the flood was cut off, not processed
+    # the flood was cut off, not processed (that would answer ~1000): the allowance of 30
+    # refused frames, plus what the bucket refills while the burst is being read
+    assert codes.count("illegal") <= 40
     assert codes.count("rate_limited") == 2  # once when it began, once when it was closed
     # the errors went to the sender only
     with pytest.raises(TimeoutError):

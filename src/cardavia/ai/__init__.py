@@ -8,6 +8,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
+from cardavia.ai.v1.agent import ExpertV1Agent
 
 
 def _loose(seed: int) -> Agent:
@@ -20,12 +21,19 @@ def _quick(seed: int) -> Agent:
     return ExpertAgent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_quick")
 
 
+def _v1_quick(seed: int) -> Agent:
+    """The frozen ``expert_v1`` with a small search budget (difficulty hard)."""
+    return ExpertV1Agent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_v1_quick")
+
+
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "basic": BasicAgent,
     "basic_loose": _loose,
     "expert_quick": _quick,
     "expert": ExpertAgent,
+    "expert_v1": ExpertV1Agent,
+    "expert_v1_quick": _v1_quick,
 }
 
 

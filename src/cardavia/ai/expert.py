@@ -4,14 +4,18 @@ Per move (both games; each game's steps are in :mod:`cardavia.ai.guandan.search`
 :mod:`cardavia.ai.runfast.search`):
 
 1. the ``basic`` policy proposes its move (the fallback answer, always available);
-2. a few candidate moves come from the planner (planned units to lead; the cheapest
-   replies, the smallest bomb and the pass to follow);
+2. candidate moves come from the planner (planned units to lead, minus an opponent's likely
+   ways out; to follow, the pass, the cheapest replies, the highest reply as a block and the
+   bomb that costs the plan least);
 3. an exact endgame rule: when every planned play but one is unbeatable by any
    combination of the unseen cards, the unbeatable plays go first — a forced win;
-4. otherwise hidden hands are sampled consistent with the counts and the evidence
-   (:mod:`cardavia.ai.tracking`), each candidate is rolled out in every sample with a
-   cheap planner policy, and the candidate with the best mean value wins
-   (:mod:`cardavia.ai.search`).
+4. otherwise hidden hands are sampled consistent with the counts and the evidence, shaped
+   like real hands (short hands keep their pairs, triples and bombs), each candidate is
+   rolled out in every sample with a planner policy close to ``basic`` — or, Guandan, with
+   ≤ 10 cards left, solved exactly on the sampled deal — and a candidate replaces the basic
+   move only when it is clearly better on the same samples (:mod:`cardavia.ai.search`).
+
+The frozen pre-issue-15 version is ``expert_v1`` (:mod:`cardavia.ai.v1`).
 
 The search is anytime: it stops at ``budget_ms`` and never runs past ``hard_cap_ms``.
 ``max_samples`` (optional) also stops it after that many sampled deals: with a budget too
@@ -41,7 +45,7 @@ class ExpertAgent:
         *,
         budget_ms: float = 150.0,
         hard_cap_ms: float = 280.0,
-        max_candidates: int = 5,
+        max_candidates: int = 6,
         max_samples: int | None = None,
         name: str = "expert",
     ) -> None:

@@ -35,13 +35,20 @@ from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.games import GAMES, game_ai
 from cardavia.ai.stats import mean_ci
+from cardavia.ai.v1.agent import ExpertV1Agent
 from cardavia.rules.seeds import deal_seed
+
+#: the searching agents ``--think-ms`` applies to (the others ignore it)
+SEARCHING: dict[str, type[ExpertAgent] | type[ExpertV1Agent]] = {
+    "expert": ExpertAgent, "expert_v1": ExpertV1Agent,
+}
 
 
 def build_agent(name: str, seed: int, think_ms: float | None = None) -> Agent:
     """An agent by name (``cardavia.ai.AGENTS`` or a difficulty), ``think_ms`` for search."""
-    if name == "expert" and think_ms is not None:
-        return ExpertAgent(seed, budget_ms=think_ms, hard_cap_ms=max(2 * think_ms, think_ms + 50))
+    searching = SEARCHING.get(name)
+    if searching is not None and think_ms is not None:
+        return searching(seed, budget_ms=think_ms, hard_cap_ms=max(2 * think_ms, think_ms + 50))
     if name in AGENTS:
         return make_agent(name, seed)
     if name in DIFFICULTIES:

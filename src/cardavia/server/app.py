@@ -11,7 +11,7 @@ import gc
 import importlib.util
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -70,6 +70,9 @@ def create_app(
     hosts: Iterable[str] = (),
     limits: Limits = DEFAULT_LIMITS,
     exclusive: bool = False,
+    ai_workers: int = 0,
+    agent_specs: Sequence[str] = (),
+    redis_url: str | None = None,
 ) -> FastAPI:
     """The play server. ``db_url``: any SQLAlchemy URL (default ``$CARDAVIA_DB`` or a SQLite
     file in the user data directory); ``pacing``: seconds between AI moves (0 in tests);
@@ -77,16 +80,33 @@ def create_app(
     process-wide, so tests that start many apps in one process leave it off);
     ``allow_seeds``: take client-chosen seeds (tests, research); ``hosts``: host names
     served besides the loopback ones; ``limits``: what one client may ask for;
-    ``exclusive``: refuse a SQLite file another server holds.
+    ``exclusive``: refuse a SQLite file another server holds; ``ai_workers``: AI worker
+    processes (0: one AI thread in this process), which also load ``agent_specs`` (the
+    learned AI levels, ``NAME=PATH``); ``redis_url``: share the tables with the other
+    server processes on the same database and Redis (:mod:`cardavia.server.cluster`).
 
     Every request passes the :class:`~cardavia.server.guard.Guard` middleware first.
     :class:`~cardavia.server.store.StoreError` when the database cannot be used."""
-    store = Store(db_url or default_db_url(), exclusive=exclusive)
+    if redis_url is not None:
+        try:
+            from cardavia.server.cluster import Cluster
+        except ImportError:
+            raise StoreError(
+                "--redis needs the Redis and PostgreSQL clients: run ./scripts/setup --scale "
+                "(or pip install 'cardavia[scale]')"
+            ) from None
+    store = Store(db_url or default_db_url(), exclusive=exclusive and redis_url is None)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.registry = Registry(store, pacing, limits)
+        app.state.registry = Registry(
+            store, pacing, limits, ai_workers=ai_workers, agent_specs=agent_specs
+        )
         app.state.registry.start()
+        if redis_url is not None:
+            app.state.registry.cluster = Cluster(redis_url, app.state.registry)
+            await app.state.registry.cluster.start()
+        await app.state.registry.ready()
         waiting = await app.state.registry.db(store.unfinished_table_ids)
         log.info("%d unfinished tables resume when their players reconnect", len(waiting))
         if freeze_gc:

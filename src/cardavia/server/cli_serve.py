@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 import uvicorn
 
+from cardavia.server.ai_pool import default_workers
 from cardavia.server.app import create_app
-from cardavia.server.store import StoreError, default_db_url
+from cardavia.server.store import StoreError, default_db_url, shown_url
 
 PACING_ENV = "CARDAVIA_PACING"
 DEFAULT_PACING = 0.6
@@ -91,6 +92,34 @@ def _pacing_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def check_redis(url: str) -> None:
+    """SystemExit with one line unless Redis answers at ``url``."""
+    try:
+        import redis
+    except ImportError:
+        raise SystemExit(
+            "cardavia serve: --redis needs the Redis and PostgreSQL clients: run "
+            "./scripts/setup --scale (or pip install 'cardavia[scale]')"
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError, OSError) as err:
+        raise SystemExit(f"cardavia serve: cannot reach Redis at {shown_url(url)}: {err}") from None
+
+
+def _workers_arg(text: str) -> int:
+    """A number of AI worker processes (0 or more)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"--ai-workers must be a whole number from 0 to 256, not {text!r}")
+    return value
+
+
 class _Server(uvicorn.Server):
     """uvicorn, saying where to open the app once it accepts connections (not before:
     whoever waits for the line may connect at once)."""
@@ -107,26 +136,34 @@ class _Server(uvicorn.Server):
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, *,
           pacing: float | None = None, allow_seeds: bool = False,
-          allowed_hosts: Sequence[str] = ()) -> None:
+          allowed_hosts: Sequence[str] = (), ai_workers: int | None = None,
+          agent_specs: Sequence[str] = (), redis_url: str | None = None) -> None:
     """Listen, run the server until interrupted and print the URL to open once it answers.
 
     The socket is bound first, so a taken port is reported at once (and ``port=0`` picks
     a free one); a database that cannot be used, one another server holds, or a bad
     ``$CARDAVIA_PACING`` are one line too (SystemExit). ``pacing`` (seconds between AI
-    moves) defaults to ``$CARDAVIA_PACING`` or 0.6.
+    moves) defaults to ``$CARDAVIA_PACING`` or 0.6; ``ai_workers`` (AI worker processes;
+    0: one AI thread in the server) to one per core; ``redis_url``: one of several server
+    processes on the same database (docs/deploy.md).
     """
+    if ai_workers is None:
+        ai_workers = default_workers()
     if pacing is None:
         try:
             pacing = pacing_seconds(os.environ.get(PACING_ENV, str(DEFAULT_PACING)), PACING_ENV)
         except ValueError as err:
             raise SystemExit(f"cardavia serve: {err}") from None
+    if redis_url is not None:
+        check_redis(redis_url)
     sock = listen_socket(host, port)
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         url = db_url or default_db_url()
         app = create_app(
             url, pacing=pacing, freeze_gc=True, allow_seeds=allow_seeds,
-            hosts=[host, *allowed_hosts], exclusive=True,
+            hosts=[host, *allowed_hosts], exclusive=True, ai_workers=ai_workers,
+            agent_specs=agent_specs, redis_url=redis_url,
         )
     except (StoreError, OSError) as err:
         sock.close()
@@ -161,6 +198,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a host name (or address) the server answers for besides "
                         "127.0.0.1, localhost and --host; repeat for more")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="redis://… : serve the tables together with the other processes "
+                        "on the same --db (PostgreSQL) and Redis (docs/deploy.md)")
+    parser.add_argument("--ai-workers", type=_workers_arg, default=None, metavar="N",
+                        help="AI worker processes for the AI's moves and hints (default: one "
+                        "per core; 0: one AI thread inside the server)")
     parser.add_argument("--agent", action="append", default=[], metavar="NAME=PATH",
                         help="a learned policy as AI level NAME (cardavia.env.agents)")
     args = parser.parse_args(argv)
@@ -174,7 +217,8 @@ def main(argv: list[str] | None = None) -> None:
         except (ValueError, ImportError) as err:
             parser.error(f"--agent {spec}: {err}")
     serve(args.host, args.port, args.db, pacing=args.pacing, allow_seeds=args.allow_seeds,
-          allowed_hosts=args.allowed_host)
+          allowed_hosts=args.allowed_host, ai_workers=args.ai_workers, agent_specs=args.agent,
+          redis_url=args.redis)
 
 
 if __name__ == "__main__":

@@ -16,18 +16,28 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardavia.rules.games import GameName
+from cardavia.server.ai_pool import AiPool
 from cardavia.server.limits import DEFAULT_LIMITS, Limits, TokenBucket
 from cardavia.server.people import FRIENDS_KEY, PeopleDB, PeopleSettings, friends_of
 from cardavia.server.people_store import PeopleStore
 from cardavia.server.rooms import PersonFirst, Room, token_hash
-from cardavia.server.store import Store, StoreError
-from cardavia.server.worker import Worker
+from cardavia.server.store import StaleOwner, Store, StoreError
+from cardavia.server.worker import JobRunner, Worker
 from cardavia.table import Table, TableConfig
+
+if TYPE_CHECKING:
+    from cardavia.server.cluster import Cluster
+
+try:
+    from redis.exceptions import RedisError
+except ImportError:  # one process without Redis: nothing raises it
+    class RedisError(Exception):  # type: ignore[no-redef]
+        """(redis is not installed)"""
 
 T = TypeVar("T")
 
@@ -70,21 +80,27 @@ def _expert(config: TableConfig) -> bool:
 
 
 class Registry:
-    """Rooms by table id, one database worker thread, one AI worker thread, the pacing of
-    the AI.
+    """Rooms by table id, one database worker thread, the AI's worker, the pacing of the AI.
 
-    The AI's moves and hints of every room run on the one AI thread, in the order asked:
-    with a pool of threads, several AI steps would compete with the event loop for the GIL
-    (and with each other) and a person's action would wait behind all of them.
+    ``ai_workers`` > 0: the AI's moves and hints of every room run in that many worker
+    processes (:class:`~cardavia.server.ai_pool.AiPool`), AI moves first. 0: on one AI
+    thread of this process, in the order asked (with a pool of *threads*, several AI steps
+    would compete with the event loop for the GIL and a person's action would wait behind
+    all of them; processes do not share it).
     """
 
-    def __init__(self, store: Store, pacing: float, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self, store: Store, pacing: float, limits: Limits = DEFAULT_LIMITS, *,
+        ai_workers: int = 0, agent_specs: Sequence[str] = (),
+    ) -> None:
         self.store = store
         self.pacing = pacing
         self.limits = limits
         self.rooms: dict[str, Room] = {}
         self._db = Worker("cardavia-db")
-        self._ai = Worker("cardavia-ai")
+        self._ai: JobRunner = (
+            AiPool(ai_workers, agent_specs=agent_specs) if ai_workers > 0 else Worker("cardavia-ai")
+        )
         self._priority = PersonFirst(limits.person_first_seconds)
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._cache: OrderedDict[tuple[str, str], tuple[int, Any]] = OrderedDict()
@@ -95,9 +111,16 @@ class Registry:
             tuple[str, list[tuple[int, dict[str, Any]]], bool, asyncio.Future[None]]
         ] = []
         self._flusher: asyncio.Task[None] | None = None
+        #: Several processes (``--redis``): ownership, routing and fan-out of the tables.
+        self.cluster: Cluster | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         #: Tables with friends: invite links and seat changes (server/people.py).
         self.people_db = PeopleDB(self.db, PeopleStore(store))
+
+    async def ready(self, timeout: float = 120.0) -> None:
+        """Wait until the AI can move (a worker process has started and warmed up)."""
+        if isinstance(self._ai, AiPool):
+            await asyncio.to_thread(self._ai.wait_ready, timeout)
 
     def start(self) -> None:
         """Start the background work (SQLite checkpoints); call from the running loop."""
@@ -134,17 +157,29 @@ class Registry:
             self._flusher = asyncio.create_task(self._flush())
         await done
 
+    def _fences(self, table_ids: Iterable[str]) -> dict[str, int] | None:
+        """The ownership tokens the writes of these tables carry (several processes)."""
+        if self.cluster is None:
+            return None
+        return {t: f for t in table_ids if (f := self.cluster.fence(t)) is not None}
+
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await self.db(self.store.append_many, [(t, e, c) for t, e, c, _ in batch])
+                await self.db(
+                    self.store.append_many, [(t, e, c) for t, e, c, _ in batch],
+                    self._fences(t for t, *_ in batch),
+                )
             except Exception:
                 # find the failing table: commit one by one, each gets its own outcome
                 for table_id, entries, closed, done in batch:
                     try:
-                        await self.db(self.store.append_events, table_id, entries, closed)
+                        fence = self.cluster.fence(table_id) if self.cluster is not None else None
+                        await self.db(self.store.append_events, table_id, entries, closed, fence)
                     except Exception as err:
+                        if isinstance(err, StaleOwner) and self.cluster is not None:
+                            self.cluster.leases.pop(table_id, None)  # another process has it
                         if not done.done():
                             done.set_exception(err)
                     else:
@@ -174,12 +209,15 @@ class Registry:
             restart_buckets=buckets,
             people=None if friends is None else (friends, self.people_db),
         )
+        room.remote = self.cluster
         self.rooms[table_id] = room
         return room
 
     def _idle(self, room: Room) -> None:
         if self.rooms.get(room.table_id) is room and room.idle:
             del self.rooms[room.table_id]
+            if self.cluster is not None:
+                self.cluster.release_soon(room.table_id)
 
     async def new_seed(self) -> int:
         """A seed for a table whose client did not choose one (:func:`mixed_seed`)."""
@@ -227,7 +265,18 @@ class Registry:
         stored = config.to_json()
         if friends is not None:
             stored[FRIENDS_KEY] = friends.to_json()
-        await self.db(self.store.create_table, table_id, stored, hashes, entries)
+        fence = None
+        if self.cluster is not None:  # a new id: its lease is free
+            fence = await self.cluster.acquire(table_id)
+            if fence is None:
+                raise TableUnavailable("a new table could not be opened now; try again")
+            self.cluster.hold(table_id, fence)
+        try:
+            await self.db(self.store.create_table, table_id, stored, hashes, entries, fence)
+        except BaseException:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            raise
         room = self._room(table_id, table, hashes, owner=client, friends=friends)
         room.hold(NEW_TABLE_HOLD_SECONDS)
         room.kick()
@@ -249,6 +298,8 @@ class Registry:
                 room = self.rooms.get(table_id)
                 if room is not None and not room.broken:
                     return room
+                if self.cluster is not None:
+                    return await self._get_shared(table_id)
                 loaded = await self._load(table_id)
                 if loaded is None:
                     return None
@@ -257,6 +308,36 @@ class Registry:
         finally:
             if not lock.locked() and self._load_locks.get(table_id) is lock:
                 del self._load_locks[table_id]
+
+    async def _get_shared(self, table_id: str) -> Room | None:
+        """Several processes: own the table if nobody does, else follow its owner."""
+        cluster = self.cluster
+        assert cluster is not None
+        try:
+            token = await cluster.take(table_id)
+            if token is None:
+                await cluster.follow(table_id)  # from now on its entries are kept
+        except (RedisError, OSError) as err:
+            raise TableUnavailable(
+                f"table {table_id} cannot be loaded now (Redis cannot be reached: {err}); try again later"
+            ) from None
+        if token is not None:
+            cluster.hold(table_id, token)
+        try:
+            loaded = await self._load(table_id)
+        except BaseException:
+            if token is not None:
+                await cluster.release(table_id)
+            raise
+        if loaded is None:
+            if token is not None:
+                await cluster.release(table_id)
+            cluster.release_soon(table_id)
+            return None
+        table, stored_hashes, restarts, friends = loaded
+        room = self._room(table_id, table, stored_hashes, restarts, friends=friends)
+        cluster.attach(room)
+        return room
 
     async def _load(
         self, table_id: str, keep_finished: bool = False
@@ -340,6 +421,8 @@ class Registry:
             await room.stop()
         if self._flusher is not None:
             await self._flusher
+        if self.cluster is not None:
+            await self.cluster.stop()
         self.rooms.clear()
         self._ai.shutdown(wait=True)
         self._db.shutdown(wait=True)

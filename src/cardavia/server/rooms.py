@@ -5,8 +5,9 @@ room's lock → commit the new log entries → broadcast one ``state`` frame per
 connected seat (its own observation; the event as that seat may see it). Nothing is sent
 before it is committed.
 
-The AI's moves and hints run on a worker thread (one, shared by all rooms: see
-:class:`~cardavia.server.registry.Registry`), never on the event loop.
+The AI's moves and hints run off the event loop: in a pool of worker processes
+(:mod:`cardavia.server.ai_pool`, given the seat's observation only) or on one worker thread
+shared by all rooms (``--ai-workers 0``); see :class:`~cardavia.server.registry.Registry`.
 
 Frames are written as :class:`~cardavia.server.messages.StateMessage` would write them
 (byte for byte: tests/server/test_frames.py), but without validating the model on every
@@ -24,7 +25,7 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import pydantic_core
 from pydantic import TypeAdapter
@@ -42,8 +43,8 @@ from cardavia.server.people import (
     PeopleDB,
     PeopleSettings,
 )
-from cardavia.server.worker import HINT_PRIORITY, Worker
-from cardavia.table import Action, ActionError, LogEntry, Resign, Restart, Table
+from cardavia.server.worker import HINT_PRIORITY, MOVE_PRIORITY, JobRunner
+from cardavia.table import Action, ActionError, LogEntry, Resign, Restart, Table, decide, decide_safely, hint_of
 
 T = TypeVar("T")
 
@@ -103,6 +104,19 @@ def _actors(entries: list[LogEntry]) -> set[int]:
     return seats
 
 
+class Remote(Protocol):
+    """The other server processes (:class:`~cardavia.server.cluster.Cluster`): a room of a
+    table this process does not own follows its owner."""
+
+    def owns(self, table_id: str) -> bool: ...
+
+    async def forward(self, room: Room, client: Client, action: Action) -> bool: ...
+
+    def forward_pace(self, room: Room, speed: str) -> None: ...
+
+    def announce(self, room: Room, entries: list[LogEntry]) -> None: ...
+
+
 class CommitFailed(RuntimeError):
     """The log entries could not be stored; the room must be reloaded from the database."""
 
@@ -157,7 +171,7 @@ class Room:
         commit: Committer,
         pacing: float,
         on_idle: Callable[[Room], None],
-        ai_worker: Worker | None = None,
+        ai_worker: JobRunner | None = None,
         priority: PersonFirst | None = None,
         *,
         limits: Limits = DEFAULT_LIMITS,
@@ -190,6 +204,9 @@ class Room:
         self._ai_worker = ai_worker
         self._priority = priority or PersonFirst()
         self._hold: asyncio.TimerHandle | None = None
+        #: Several processes: the owner elsewhere applies this room's actions (None: this
+        #: process alone serves the table).
+        self.remote: Remote | None = None
         self._seats = [SeatInfo(**s) for s in table.seats_json()]
         # the constant and the slowly changing parts of a state frame, as JSON text
         self._frame_head = '{"type":"state","table_id":' + _json(table_id) + ',"seq":'
@@ -296,6 +313,9 @@ class Room:
         ``direct``: past the people's rules (the creator closing a table with friends).
 
         Returns whether the action was accepted."""
+        if self.following:
+            assert self.remote is not None
+            return await self.remote.forward(self, client, action)
         with self._priority.person():
             people = self.people
             if people is not None and not direct:
@@ -346,7 +366,24 @@ class Room:
 
     def set_pace(self, speed: str) -> None:
         """The page's AI speed: the server's pacing times a factor (instant: no pause)."""
+        if self.following:
+            assert self.remote is not None
+            self.remote.forward_pace(self, speed)
+            return
         self.pace_factor = PACE_FACTORS[speed]
+
+    @property
+    def following(self) -> bool:
+        """Whether another process owns the table (this room shows what it publishes)."""
+        return self.remote is not None and not self.remote.owns(self.table_id)
+
+    def show(self, entries: list[LogEntry]) -> None:
+        """Send the frames of entries folded into the table from elsewhere (the owner)."""
+        self._broadcast(entries)
+
+    def fenced(self, message: str) -> None:
+        """Another process took the table: stop, and have the clients reconnect."""
+        self._break(message)
 
     def _refuse_restart(self, seat: int) -> tuple[str, str] | None:
         """Why a restart is refused before the table is touched (or None): the table's cap
@@ -389,7 +426,9 @@ class Room:
     async def _hint(self, client: Client) -> None:
         async with self.lock:
             try:
-                hint = await self._off_loop(self.table.hint, client.seat, priority=HINT_PRIORITY)
+                seed, obs = self.table.hint_request(client.seat)
+                decision = await self._off_loop(decide, STRONGEST, seed, obs, priority=HINT_PRIORITY)
+                hint = hint_of(decision)
             except ActionError as err:
                 client.send_error(err.code, err.message)
                 return
@@ -412,6 +451,8 @@ class Room:
             log.exception("could not store events of table %s", self.table_id)
             self._break("the game could not be saved; reconnect")
             raise CommitFailed(str(err)) from err
+        if self.remote is not None:
+            self.remote.announce(self, entries)
         self._broadcast(entries)
         if self.people is not None:
             self.people.after_publish(_actors(entries))
@@ -480,8 +521,8 @@ class Room:
         )
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any, priority: int = 0) -> T:
-        """Run ``fn`` on the AI worker thread (a thread of the default executor if the room
-        has no worker); lower ``priority`` values go first."""
+        """Run ``fn`` on the AI's worker (processes or a thread; a thread of the default
+        executor if the room has none); lower ``priority`` values go first."""
         if self._ai_worker is None:
             return await asyncio.to_thread(fn, *args)
         return await self._ai_worker.run(fn, *args, priority=priority)
@@ -490,7 +531,7 @@ class Room:
 
     def kick(self) -> None:
         """Start the AI driver if an AI seat is due and none is running."""
-        if self.broken or (self._driver is not None and not self._driver.done()):
+        if self.broken or self.following or (self._driver is not None and not self._driver.done()):
             return
         if self.due() is None:
             return
@@ -521,11 +562,21 @@ class Room:
             await self._priority.ai_turn()
             async with self.lock:
                 due = self.due()
-                if self.broken or due is None:
+                if self.broken or self.following or due is None:
                     return
                 seat, level, by = due
                 try:
-                    entries = await self._off_loop(self.table.step_seat, seat, level)
+                    request = self.table.seat_request(seat, level)
+                    assert request is not None
+                    try:
+                        decision = await self._off_loop(
+                            decide_safely, request.difficulty, request.seed, request.observation,
+                            priority=MOVE_PRIORITY,
+                        )
+                    except Exception:  # the worker failed (died twice): a random legal move
+                        log.exception("the AI worker failed at table %s", self.table_id)
+                        decision = None
+                    entries = self.table.apply_ai(request, decision)
                 except Exception:
                     log.exception("the AI failed at table %s", self.table_id)
                     self._break("the AI failed; reconnect")

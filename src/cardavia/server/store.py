@@ -2,8 +2,10 @@
 
 Two tables: ``tables`` (config, seed, hashes of the seat tokens — never the tokens) and
 ``events`` (one row per log entry, keyed by table and sequence number). The schema is
-created on start. Every method is synchronous and commits before it returns; the server
-calls them from one worker thread (the appends keep a connection of their own for it).
+Alembic's (:mod:`cardavia.server.schema`, ``cardavia db upgrade``): an empty database is
+set up on start, any other must already be at this version. Every method is synchronous
+and commits before it returns; the server calls them from one worker thread (the appends
+keep a connection of their own for it).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from platformdirs import user_data_path
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import PoolProxiedConnection, StaticPool
 
+from cardavia.server import schema
+
 DB_ENV = "CARDAVIA_DB"
 
 metadata = sa.MetaData()
@@ -41,6 +45,8 @@ tables_table = sa.Table(
     sa.Column("last_seq", sa.Integer, nullable=False, default=0),
     sa.Column("created_at", sa.DateTime, nullable=False),
     sa.Column("updated_at", sa.DateTime, nullable=False),
+    # the fencing token of the process that last took the table (several processes)
+    sa.Column("fence", sa.BigInteger, nullable=True),
 )
 
 events_table = sa.Table(
@@ -65,6 +71,15 @@ settings_table = sa.Table(
 
 #: The settings row of the server secret mixed into server-chosen seeds.
 SECRET_KEY = "seed_secret"
+
+
+class StaleOwner(RuntimeError):
+    """A write of a table by a process whose ownership another process has taken since
+    (a newer fencing token): refused, nothing written."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is owned by another server process now")
+        self.table_id = table_id
 
 
 class StoreError(RuntimeError):
@@ -199,7 +214,22 @@ class Store:
         if exclusive:
             self._lock()
         try:
-            self._create_schema()
+            for attempt in range(20):  # another process switching the new file to WAL
+                try:
+                    schema.check(self.engine, shown_url(url))
+                    break
+                except sa.exc.OperationalError as err:
+                    if "database is locked" not in str(err) or attempt == 19:
+                        raise
+                    self.engine.dispose()
+                    time.sleep(0.05 * (attempt + 1))
+            if self.is_sqlite_file:
+                self.engine.dispose()  # the serving connections start fresh
+            with self.engine.connect() as conn:  # a corrupt file fails here at the latest
+                conn.execute(sa.select(sa.func.count()).select_from(tables_table)).scalar()
+        except schema.SchemaError as err:
+            self.close()
+            raise StoreError(str(err)) from None
         except Exception as err:
             self.close()
             raise StoreError(f"cannot open the database {shown_url(url)}: {_reason(err)}") from None
@@ -232,23 +262,6 @@ class Store:
                 "choose another file with --db"
             ) from None
         self._lock_file = handle
-
-    def _create_schema(self) -> None:
-        """Create what is missing; a second process creating it at the same moment is
-        fine (it is checked again after a clash)."""
-        for attempt in range(20):
-            try:
-                metadata.create_all(self.engine)
-                with self.engine.connect() as conn:  # a corrupt file fails here at the latest
-                    conn.execute(sa.select(sa.func.count()).select_from(tables_table)).scalar()
-                return
-            except sa.exc.OperationalError as err:
-                # another process is creating it too (or switching the file to WAL)
-                clash = "already exists" in str(err) or "database is locked" in str(err)
-                if not clash or attempt == 19:
-                    raise
-                self.engine.dispose()
-                time.sleep(0.05 * (attempt + 1))
 
     def seed_secret(self) -> bytes:
         """The server secret mixed into server-chosen seeds: made once, kept in the
@@ -304,8 +317,10 @@ class Store:
         config: dict[str, Any],
         token_hashes: dict[int, str],
         events: Sequence[tuple[int, dict[str, Any]]],
+        fence: int | None = None,
     ) -> None:
-        """Store a new table with its first log entries, in one transaction."""
+        """Store a new table with its first log entries, in one transaction (``fence``: the
+        creating process's ownership token, several processes)."""
         now = _now()
         row = {
             "id": table_id,
@@ -318,6 +333,11 @@ class Store:
             "created_at": now,
             "updated_at": now,
         }
+        if fence is not None:
+            with self.engine.begin() as conn:
+                conn.execute(_INSERT_TABLE, {**row, "fence": fence})
+                self._insert_events(conn, table_id, events, now)
+            return
         if self._sqlite:
             stamp = _sqlite_stamp(now)
             self._sqlite_write(
@@ -332,21 +352,32 @@ class Store:
             self._insert_events(conn, table_id, events, now)
 
     def append_events(
-        self, table_id: str, events: Sequence[tuple[int, dict[str, Any]]], closed: bool
+        self, table_id: str, events: Sequence[tuple[int, dict[str, Any]]], closed: bool,
+        fence: int | None = None,
     ) -> None:
         """Append log entries (and the closed flag) in one transaction."""
         if not events:
             return
-        self.append_many([(table_id, events, closed)])
+        self.append_many([(table_id, events, closed)], None if fence is None else {table_id: fence})
 
     def append_many(
-        self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], bool]]
+        self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], bool]],
+        fences: dict[str, int] | None = None,
     ) -> None:
         """Append the entries of several tables in one transaction (group commit).
 
         Two statements whatever the batch size: one multi-row insert of the events and one
         update of the tables' ``last_seq``/``closed`` (executemany), both prepared once.
+
+        ``fences`` (several processes): the writer's ownership token of each table. The
+        table's row is then updated first, only where its ``fence`` is still that token, in
+        the same transaction as the events: a process whose table was taken over since
+        writes nothing (:class:`StaleOwner`), and the row lock it takes orders it with
+        :meth:`claim`. (A write at a ``seq`` already stored fails too, on the key.)
         """
+        if fences:
+            self._append_fenced(batch, fences)
+            return
         now = _now()
         rows: list[tuple[str, int, str, str, Any]] = []
         tables: dict[str, tuple[int, bool]] = {}
@@ -371,6 +402,62 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(_INSERT_EVENTS, [dict(zip(_EVENT_KEYS, r, strict=True)) for r in rows])
             conn.execute(_UPDATE_TABLES, [dict(zip(_UPDATE_KEYS, u, strict=True)) for u in updates])
+
+    def _append_fenced(
+        self, batch: Sequence[tuple[str, Sequence[tuple[int, dict[str, Any]]], bool]],
+        fences: dict[str, int],
+    ) -> None:
+        now = _now()
+        tables: dict[str, tuple[int, bool]] = {}
+        rows: list[dict[str, Any]] = []
+        for table_id, events, closed in batch:
+            if not events:
+                continue
+            rows += [dict(zip(_EVENT_KEYS, r, strict=True)) for r in self._event_rows(table_id, events, now)]
+            last = max(seq for seq, _ in events)
+            tables[table_id] = (max(last, tables.get(table_id, (0, False))[0]), closed)
+        if not rows:
+            return
+        with self.engine.begin() as conn:
+            for table_id, (last, closed) in tables.items():
+                fence = fences.get(table_id)
+                where = tables_table.c.id == table_id
+                if fence is not None:
+                    where = sa.and_(where, tables_table.c.fence == fence)
+                done = conn.execute(
+                    tables_table.update().where(where).values(last_seq=last, closed=closed, updated_at=now)
+                )
+                if done.rowcount != 1:
+                    raise StaleOwner(table_id)
+            conn.execute(_INSERT_EVENTS, rows)
+
+    def claim(self, table_id: str, fence: int) -> int | None:
+        """Record that the holder of ownership token ``fence`` owns the table from now on
+        (every older token's writes fail from here); None when done, else the newer token
+        already recorded (the token was stale: take a newer one)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                tables_table.update()
+                .where(tables_table.c.id == table_id)
+                .where(sa.or_(tables_table.c.fence.is_(None), tables_table.c.fence < fence))
+                .values(fence=fence)
+            )
+            if done.rowcount == 1:
+                return None
+            found = conn.execute(
+                sa.select(tables_table.c.fence).where(tables_table.c.id == table_id)
+            ).scalar()
+        return -1 if found is None else int(found)
+
+    def events_since(self, table_id: str, seq: int) -> list[tuple[int, dict[str, Any]]]:
+        """The stored log entries of a table after ``seq``, in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(events_table.c.seq, events_table.c.body)
+                .where(events_table.c.table_id == table_id, events_table.c.seq > seq)
+                .order_by(events_table.c.seq)
+            ).all()
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     @staticmethod
     def _event_rows(

@@ -21,7 +21,7 @@ import itertools
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -29,8 +29,12 @@ _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any
 #: (priority, order of submission, job or None to stop)
 _Item = tuple[int, int, "_Job | None"]
 
+#: The priority of AI moves: first.
+MOVE_PRIORITY = 0
 #: The priority of hints: every AI move waiting for the thread goes first.
 HINT_PRIORITY = 10
+#: The priority of longer analyses (a deal's review): after moves and hints.
+ANALYSIS_PRIORITY = 20
 #: The priority of the stop request: after everything submitted.
 _STOP_PRIORITY = 1 << 30
 
@@ -42,6 +46,16 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
     else:
         future.set_result(result)
+
+
+class JobRunner(Protocol):
+    """Where the AI's work runs: this module's :class:`Worker` (a thread of the server) or
+    :class:`~cardavia.server.ai_pool.AiPool` (worker processes). A job is a callable and
+    its arguments, with a priority (lower first)."""
+
+    async def run(self, fn: Callable[..., T], *args: Any, priority: int = 0) -> T: ...
+
+    def shutdown(self, wait: bool = True) -> None: ...
 
 
 class Worker:

@@ -1,9 +1,10 @@
 """The play table: configuration (:mod:`.config`), requests (:mod:`.actions`) and the table
-itself (:mod:`.table`). Everything is importable from ``cardavia.table``."""
+itself (:mod:`.table`), its AI seats (:mod:`.ai`). Everything is importable from ``cardavia.table``."""
 
 from cardavia.rules.games import GAME_NAMES
 from cardavia.rules.observation import public_event
 from cardavia.table.actions import Action, ActionError, Hint, NextDeal, Pass, Play, Resign, Restart, ReturnCard
+from cardavia.table.ai import AiRequest, decide, decide_safely, hint_of
 from cardavia.table.config import AI, PERSON, SeatConfig, SeatKind, TableConfig
 from cardavia.table.table import DEAL_STARTED, RESIGNED, RESTARTED, TABLE_EVENTS, LogEntry, Table, random_seed
 
@@ -20,6 +21,7 @@ __all__ = [
     "TABLE_EVENTS",
     "Action",
     "ActionError",
+    "AiRequest",
     "Hint",
     "LogEntry",
     "NextDeal",
@@ -32,6 +34,9 @@ __all__ = [
     "SeatKind",
     "Table",
     "TableConfig",
+    "decide",
+    "decide_safely",
+    "hint_of",
     "public_event",
     "random_seed",
 ]

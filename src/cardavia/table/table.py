@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cardavia.ai.base import Agent, Decision
-from cardavia.ai.difficulty import STRONGEST, agent_for
+from cardavia.ai.base import Decision, ReturnDecision
+from cardavia.ai.difficulty import STRONGEST
 from cardavia.ai.random_agent import RandomAgent
 from cardavia.ai.review import public_reason
-from cardavia.ai.runner import take_turn
-from cardavia.cards import Card, CardError, card_strings, parse_cards
+from cardavia.ai.runner import apply_decision, take_turn
+from cardavia.cards import Card, CardError, parse_cards
 from cardavia.rules.errors import AmbiguousPlay, NotAllowed, RulesError
 from cardavia.rules.events import DealEnded, DealStarted, Event, event_from_json, event_to_json
 from cardavia.rules.games import GameName
@@ -48,6 +48,7 @@ from cardavia.table.actions import (
     Restart,
     ReturnCard,
 )
+from cardavia.table.ai import AiRequest, decide, decide_safely, hint_of
 from cardavia.table.config import PERSON, TableConfig
 
 log = logging.getLogger("cardavia.table")
@@ -360,33 +361,58 @@ class Table:
             readings = [r for r in readings if r.type.value == action.type] or readings
         return [r.to_json() for r in readings]
 
-    def step_ai(self) -> list[LogEntry]:
-        """Let one AI seat take its next action; the new log entries (none if no AI is due)."""
+    def ai_request(self) -> AiRequest | None:
+        """What the AI seat due now must decide, or None: the seat, its agent's level and
+        seed, and that seat's observation only. :func:`decide` turns it into a decision
+        (in this process or another: everything in it pickles), :meth:`apply_ai` applies it."""
         seat = self.pending_ai_seat()
         if seat is None:
-            return []
-        return self.step_seat(seat, self.config.seats[seat].difficulty or STRONGEST)
+            return None
+        return self.seat_request(seat, self.config.seats[seat].difficulty or STRONGEST)
 
-    def step_seat(self, seat: int, difficulty: str) -> list[LogEntry]:
-        """Let the AI at ``difficulty`` take ``seat``'s next action — an AI seat, or a
-        person's seat played by a stand-in (the person is away, or their turn timer ran
-        out); the new log entries (none if ``seat`` is not awaited). The agent sees only
-        that seat's observation, as for an AI seat."""
+    def seat_request(self, seat: int, difficulty: str) -> AiRequest | None:
+        """:meth:`ai_request` for ``seat`` played by the AI at ``difficulty`` — an AI seat, or
+        a person's seat played by a stand-in (the person is away, or their turn timer ran
+        out); None if ``seat`` is not awaited. The agent sees only that seat's observation."""
         if seat not in self.seats_to_act():
-            return []
-        agent: Agent = agent_for(difficulty, self._decision_seed(seat))
-        decided: list[Decision] = []  # the play decision, for its public reason
-        try:
-            take_turn(self.deal, seat, agent, lambda _s, _o, d, _t: decided.append(d))
-        except Exception:  # an agent bug must not stall the table: a random legal move
-            log.exception("the %s agent failed at seat %s; playing a random move", difficulty, seat)
-            decided.clear()
-            take_turn(self.deal, seat, RandomAgent(self._decision_seed(seat)))
+            return None
+        return AiRequest(seat, difficulty, self._decision_seed(seat), self.observation(seat), self.seq)
+
+    def apply_ai(self, request: AiRequest, decision: Decision | ReturnDecision | None) -> list[LogEntry]:
+        """Carry out ``decision`` (worked out for ``request``, at this table's current
+        state); the new log entries, a play or pass with the AI's public reason. ``None``
+        (the agent failed) or a decision the rules refuse plays a random legal move instead:
+        an agent bug must not stall the table."""
+        if request.seq != self.seq or request.seat not in self.seats_to_act():
+            raise RuntimeError(f"the AI request of seq {request.seq} is stale (the table is at {self.seq})")
+        seat = request.seat
+        if decision is not None:
+            try:
+                apply_decision(self.deal, seat, decision)
+            except Exception:
+                log.exception("the %s agent chose an illegal move at seat %s", request.difficulty, seat)
+                decision = None
+        if decision is None:
+            take_turn(self.deal, seat, RandomAgent(request.seed))
         entries = self._log_new_events()
-        why = public_reason(decided[-1]) if decided else None
+        why = public_reason(decision) if isinstance(decision, Decision) else None
         if why is not None and entries and entries[0].kind in ("played", "passed"):
             entries[0].event["reason"] = why  # public: what the other seats may read of it
         return entries
+
+    def step_seat(self, seat: int, difficulty: str) -> list[LogEntry]:
+        """Let the AI at ``difficulty`` take ``seat``'s next action here (see :meth:`seat_request`)."""
+        request = self.seat_request(seat, difficulty)
+        if request is None:
+            return []
+        return self.apply_ai(request, decide_safely(request.difficulty, request.seed, request.observation))
+
+    def step_ai(self) -> list[LogEntry]:
+        """Let one AI seat take its next action; the new log entries (none if no AI is due)."""
+        request = self.ai_request()
+        if request is None:
+            return []
+        return self.apply_ai(request, decide_safely(request.difficulty, request.seed, request.observation))
 
     def run_ai(self, max_steps: int = 100_000) -> list[LogEntry]:
         """Step the AI seats until a person must act (or the deal is over)."""
@@ -400,24 +426,18 @@ class Table:
 
     def hint(self, seat: int) -> Hint:
         """The strongest agent's suggestion for ``seat`` (its own observation only)."""
+        seed, obs = self.hint_request(seat)
+        return hint_of(decide(STRONGEST, seed, obs))
+
+    def hint_request(self, seat: int) -> tuple[int, Observation]:
+        """What a hint for ``seat`` is worked out from: (seed, the seat's observation);
+        :class:`ActionError` when the seat has nothing to do. ``hint_of(decide(STRONGEST,
+        *request))`` is the hint, computed wherever."""
         if self.closed:
             raise ActionError("not_allowed", "this table is closed; start a new one")
         if seat not in self.seats_to_act() or not self.is_person(seat):
             raise ActionError("not_your_turn", "there is nothing for you to do now")
-        deal = self.deal
-        obs = observation(deal, seat)
-        agent = agent_for(STRONGEST, self._decision_seed(seat))
-        if deal.phase == PHASE_TRIBUTE:
-            ret = agent.choose_return(obs)
-            return Hint((str(ret.card),), None, False, ret.reason, ret.reason_key, dict(ret.reason_args))
-        decision = agent.act(obs)
-        combo = decision.combo
-        if combo is None:
-            return Hint(None, None, True, decision.reason, decision.reason_key, dict(decision.reason_args))
-        return Hint(
-            tuple(card_strings(combo.cards)), combo.to_json(), False, decision.reason,
-            decision.reason_key, dict(decision.reason_args),
-        )
+        return self._decision_seed(seat), self.observation(seat)
 
     # ------------------------------------------------------------------ the log
 

@@ -1,14 +1,25 @@
 """Guandan determinized Monte-Carlo search (the ``expert`` agent's engine).
 
+* **Candidates**: to lead, the planner's weakest plays and its strongest non-bomb one —
+  never a play an opponent on 1–2 cards can follow with as many cards, nor a low 5-card
+  play into an opponent on 5 (their usual ways out), unless nothing unseen beats it; to
+  follow an opponent, the pass, the highest plain reply (the block that holds, when the
+  opponent holds ≤ 6), the bomb that costs the plan least (a whole bomb, never four cards
+  split off a longer one) and the cheapest replies; over the partner, pass or basic's move.
 * **Sampling**: the unseen cards (two packs − own hand − everything played) are dealt to
   the other seats with their exact counts; cards a seat surely holds (a tribute it received
-  and has not played, a return card this seat gave it) are placed first. Passes are only
-  soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
+  and has not played, a return card this seat gave it) are placed first; short hands are
+  shaped like real ones (:mod:`cardavia.ai.guandan.shape`: planned plays survive). Passes are
+  only soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
   group makes hands holding a reply less likely (:func:`sample_hands`), never impossible.
-* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.guandan.plan`) with a
-  cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
-  partner, bombs only against a short opponent or to go out). The whole deal is simulated
-  on card counts until the result for the team is known.
+* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.guandan.plan`) with
+  basic's main rules on units (weakest unit to lead; low for a partner on 1–2 cards; nothing
+  an opponent on ≤ 3 can follow; lowest fitting unit to follow an opponent, a pair or triple
+  split to block one on ≤ 6 cards; pass on the partner; bombs against a short opponent, to
+  go out, or when an opponent is close). The whole deal is simulated on card counts until
+  the result for the team is known.
+* **Exact endgame**: with ≤ 10 cards left in play, each candidate is valued on the sampled
+  deal by an exact solve (:mod:`cardavia.ai.guandan.endgame`) instead of a rollout.
 * **Value**: ``±(1 + 0.5 × levels)`` for the team of the first finisher (deal win plus the
   level gain, G-1.3).
 """
@@ -21,9 +32,9 @@ from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.search import Search, add_new, trailing_passes
 from cardavia.ai.tracking import Tracked, still_held, unseen_cards
-from cardavia.cards import N_CODES, counts, guandan_deck
+from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
@@ -31,7 +42,9 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic
 from .basic import level_of
-from .plan import Plan, best_plan, remove_pattern
+from .endgame import ENDGAME_CARDS, solve_each
+from .plan import Plan, Unit, best_plan, remove_pattern
+from .shape import deal_shaped
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
@@ -61,6 +74,10 @@ def sim_units(plan: Plan, level: int) -> list[SimUnit]:
     return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in plan.units]
 
 
+def sim_units_of(units: Sequence[Unit], level: int) -> list[SimUnit]:
+    return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in units]
+
+
 def units_of(cnt: Sequence[int], level: int) -> list[SimUnit]:
     rc, w = rank_counts(cnt, level)
     return sim_units(best_plan(rc, w, level), level)
@@ -88,26 +105,38 @@ def sample_hands(
     rng: random.Random,
     passed_on: dict[int, list[Combo]] | None = None,
     level: int = 2,
+    shape: float = 1.0,
+    plans: dict[int, list[Unit]] | None = None,
 ) -> dict[int, list[int]]:
-    """Count arrays for the other seats, consistent with counts and known cards.
+    """Count arrays for the other seats, consistent with counts and known cards, short
+    hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
+    scales the shaping, 0 = random cards).
 
     ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
     each pass the sampled hand could have answered with a plain reply keeps the sample
     with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
-    least contradicted sample).
+    least contradicted sample). ``plans`` (optional) receives the planned plays of the
+    shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
     """
     best: dict[int, list[int]] | None = None
+    best_plans: dict[int, list[Unit]] = {}
     best_bad = 1 << 30
     for _ in range(SAMPLE_TRIES if passed_on else 1):
-        hands = _deal_unseen(me, sizes, unseen, known, rng)
+        tried: dict[int, list[Unit]] = {}
+        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried)
         if not passed_on:
-            return hands
+            best, best_plans = hands, tried
+            break
         bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
         if bad == 0 or rng.random() < PASS_EVIDENCE**bad:
-            return hands
+            best, best_plans = hands, tried
+            break
         if bad < best_bad:
-            best, best_bad = hands, bad
+            best, best_bad, best_plans = hands, bad, tried
     assert best is not None
+    if plans is not None:  # the planned plays of the sample returned, not of the last try
+        plans.clear()
+        plans.update(best_plans)
     return best
 
 
@@ -126,38 +155,6 @@ def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int
                 found += 1
                 break
     return found
-
-
-def _deal_unseen(
-    me: int,
-    sizes: Sequence[int],
-    unseen: Sequence[int],
-    known: dict[int, list[int]],
-    rng: random.Random,
-) -> dict[int, list[int]]:
-    """One random deal of the unseen cards with each seat's count, known cards placed first."""
-    pool: list[int] = []
-    for code, n in enumerate(unseen):
-        pool.extend([code] * max(0, n))
-    hands: dict[int, list[int]] = {}
-    need: dict[int, int] = {}
-    for s in range(4):
-        if s == me:
-            continue
-        cnt = [0] * N_CODES
-        for code in known.get(s, []):
-            if code in pool and sum(cnt) < sizes[s]:
-                pool.remove(code)
-                cnt[code] += 1
-        hands[s] = cnt
-        need[s] = sizes[s] - sum(cnt)
-    rng.shuffle(pool)
-    i = 0
-    for s, cnt in hands.items():
-        for code in pool[i : i + need[s]]:
-            cnt[code] += 1
-        i += need[s]
-    return hands
 
 
 def _next_active(sizes: Sequence[int], seat: int) -> int:
@@ -187,13 +184,48 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
         return last
     plain = [u for u in us if not u.is_bomb] or us
     mate = sizes[(seat + 2) % 4]
-    if mate == 1:
-        singles = [u for u in plain if u.size == 1]
-        if singles:
-            return min(singles, key=lambda u: u.value)
     o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
     opp_min = min(x for x in (o1, o2, 99) if x > 0)
+    if 0 < mate <= 2 and opp_min > 2:  # basic: lead low for a partner close to going out
+        small = [u for u in plain if u.size == mate]
+        if small:
+            return min(small, key=lambda u: u.value)
+    if opp_min <= 3:  # basic: nothing an opponent close to going out can follow
+        safe = [u for u in plain if u.size > opp_min]
+        if safe:
+            return min(safe, key=lambda u: u.value - 0.15 * u.size)
+        return max(plain, key=lambda u: u.value)
     return lead_weakest(plain, opp_min, 0.12)
+
+
+_SPLIT = {ComboType.PAIR: (ComboType.SINGLE,), ComboType.TRIPLE: (ComboType.SINGLE, ComboType.PAIR)}
+_SPLIT_VALUE = {ComboType.SINGLE: 10, ComboType.PAIR: 9}  # group_value offsets (plan.py)
+
+
+def _split_reply(us: list[SimUnit], top: Pattern | Combo) -> SimUnit | None:
+    """Break the lowest natural pair/triple that can answer a single or pair (basic blocks
+    at a cost): the answer is returned, ``us`` keeps the rest of the group."""
+    if top.tier or top.type not in (ComboType.SINGLE, ComboType.PAIR):
+        return None
+    best: SimUnit | None = None
+    for u in us:
+        p = u.pattern
+        if p.wilds or top.type not in _SPLIT.get(p.type, ()) or p.power <= top.power:
+            continue
+        if best is None or p.power < best.pattern.power:
+            best = u
+    if best is None:
+        return None
+    p = best.pattern
+    n = top.size
+    rest_n = p.size - n
+    rest_type = ComboType.SINGLE if rest_n == 1 else ComboType.PAIR
+    rest = SimUnit(
+        Pattern(rest_type, p.rank, rest_n, 0, p.power, ((p.rank, rest_n),), -1, 0),
+        (p.power - _SPLIT_VALUE[rest_type]) / 6.0, False,
+    )
+    us[us.index(best)] = rest
+    return SimUnit(Pattern(top.type, p.rank, n, 0, p.power, ((p.rank, n),), -1, 0), 0.0, False)
 
 
 def _follow(
@@ -202,19 +234,24 @@ def _follow(
     if top_seat == (seat + 2) % 4:  # the partner's play stands, unless this goes out
         return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
     fits = [u for u in us if _beats(u.pattern, top)]
+    short = sizes[top_seat] <= 6
     if not fits:
-        return None
+        return _split_reply(us, top) if short else None
     if len(us) == 1:
         return fits[0]
-    short = sizes[top_seat] <= 6
     plain = [u for u in fits if not u.is_bomb]
     if plain:
         u = min(plain, key=lambda u: u.pattern.power)
         if u.value <= 1.0 or short or len(us) <= 3:
             return u
     bombs = [u for u in fits if u.is_bomb]
-    if bombs and (short or len(us) <= 2):
-        return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    if bombs:
+        o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
+        opp_min = min(x for x in (o1, o2, 99) if x > 0)
+        if short or len(us) <= 2 or (opp_min <= 3 and top.size >= 2):
+            return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    if short:
+        return _split_reply(us, top)
     return None
 
 
@@ -337,6 +374,32 @@ def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
 # ---- the expert's move
 
 
+def _risky_lead(p: Pattern, opp_sizes: Sequence[int], unseen: Sequence[int], level: int) -> bool:
+    """A lead that is an opponent's likely way out: as many cards as an opponent on 1–2 holds
+    (or fewer), or a low 5-card play into an opponent on 5 — unless nothing unseen beats it."""
+    if p.tier:
+        return False
+    short = any(p.size <= n <= 2 for n in opp_sizes) or (
+        p.size == 5 and 5 in opp_sizes and p.power <= 11
+    )
+    return short and not unbeatable(p, unseen, level)
+
+
+def _best_bomb(moves: Sequence[Pattern], rc: list[int], w: int, level: int) -> Pattern | None:
+    """The bomb that costs the hand's plan least (a whole planned bomb rather than four
+    cards split off a longer one; the cheaper of equals)."""
+    bombs = [m for m in moves if m.tier > 0]
+    if not bombs:
+        return None
+
+    def after(m: Pattern) -> tuple[float, int, int]:
+        rc2, w2 = remove_pattern(rc, w, m.slots)
+        return (best_plan(rc2, w2, level).score, -m.tier, -m.power)
+
+    return max(bombs, key=after)
+
+
+
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
     """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
     level = level_of(obs)
@@ -362,25 +425,38 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
                 combo=combo_arg(p),
             )
-    candidates: list[Pattern | None] = [default]
+    opp_sizes = [obs.hand_sizes[o] for o in ((me + 1) % 4, (me + 3) % 4) if obs.hand_sizes[o] > 0]
+    candidates: list[Pattern | None] = []
     if obs.top is None:
         leads = sorted(
             (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
         )
-        for u in leads[:3] + leads[-1:]:
-            p = u.pattern(level)
-            if p not in candidates:
-                candidates.append(p)
+        options = [u.pattern(level) for u in leads[:3] + leads[-1:]]
+        fine = [p for p in options if not _risky_lead(p, opp_sizes, tracked.unseen, level)]
+        if default is not None and _risky_lead(default, opp_sizes, tracked.unseen, level) and fine:
+            # the opponent's likely way out: lead something else (short-opponent rules)
+            default = fine[0]
+            reason = because(
+                "lead_opponent_close",
+                f"lead {default.describe()}: an opponent holds only {min(opp_sizes)}",
+                combo=combo_arg(default), n=str(min(opp_sizes)),
+            )
+        candidates.append(default)
+        add_new(candidates, fine or options)
     elif obs.top_seat == (me + 2) % 4:
         # never overtake the partner's winning play by search: pass or the basic move
-        if None not in candidates:
-            candidates.append(None)
+        candidates = [default, None]
     else:
-        if None not in candidates:
-            candidates.append(None)
+        candidates = [default, None]
         plain = [m for m in moves if m.tier == 0]
+        if plain and obs.top_seat is not None and obs.hand_sizes[obs.top_seat] <= 6:
+            # the block that holds: the highest plain reply
+            add_new(candidates, [max(plain, key=lambda m: (m.power, -m.wilds))])
+        bomb = _best_bomb(moves, rc, w, level)
+        if bomb is not None:
+            add_new(candidates, [bomb])
         add_new(candidates, basic.shortlist(plain, rc, keep=3))
-        add_smallest_bomb(candidates, moves)
+    candidates = [c for i, c in enumerate(candidates) if c not in candidates[:i]]
     candidates = candidates[: search.max_candidates]
     if len(candidates) == 1:
         return default, reason
@@ -392,12 +468,29 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             mine.append(units_after(cnt, level, c))
     sizes = list(obs.hand_sizes)
     passes = trailing_passes(obs)
+    endgame_size = sum(sizes)  # cards left in play (exact solve below ENDGAME_CARDS)
 
     def one_sample() -> list[float]:
-        hands = sample_hands(me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level)
-        others = {s: units_of(h, level) for s, h in hands.items()}
+        plans: dict[int, list[Unit]] = {}
+        hands = sample_hands(
+            me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0, plans
+        )
+        others = {
+            s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)
+            for s, h in hands.items()
+        }
+        exact: list[float | None] = [None] * len(candidates)
+        if endgame_size <= ENDGAME_CARDS:
+            full = [cnt if s == me else hands[s] for s in range(4)]
+            exact = solve_each(
+                full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+                places=obs.places, me=me, firsts=candidates,
+            )
         values: list[float] = []
-        for c, my_units in zip(candidates, mine, strict=True):
+        for c, my_units, v in zip(candidates, mine, exact, strict=True):
+            if v is not None:
+                values.append(v)
+                continue
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
             first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
             values.append(

@@ -62,8 +62,10 @@ def sample_hands(
     no_reply: dict[int, list[Combo]],
     rng: random.Random,
     tries: int = 24,
+    shape: float = 1.0,
 ) -> dict[int, list[int]]:
-    """Rank counts for the two other seats, consistent with the passes when possible."""
+    """Rank counts for the two other seats, consistent with the passes when possible; the
+    shorter hand shaped like a real one (:func:`_shape`; ``shape`` scales it, 0 = random)."""
     others = [s for s in range(SEATS) if s != me]
     base_pool: list[int] = []
     for r in range(2, 15):
@@ -96,6 +98,8 @@ def sample_hands(
             s = free[0] if len(free) == 1 else rng.choice(free)
             hands[s][r] += 1
             room[s] -= 1
+        if shape > 0:
+            _shape(hands, others, sizes, cap, rng, shape)
         bad = sum(_violations(hands[s], no_reply.get(s, [])) for s in others)
         if bad == 0:
             return hands
@@ -103,6 +107,54 @@ def sample_hands(
             best, best_bad = hands, bad
     assert best is not None
     return best
+
+
+#: a hand of at most this many cards is shaped (sampled hands keep combinations)
+SHAPED_MAX = 12
+#: extra cards a shaped hand is chosen from (calibrated on basic self-play hand shapes:
+#: on 2 cards a pair 30 % of the time, random cards 11 %; planned plays by card count)
+OVERDRAW = 3
+#: how much a kept play's size counts against its value (players keep multi-card plays)
+SIZE_BONUS = 0.4
+
+
+def _shape(
+    hands: dict[int, list[int]], others: Sequence[int], sizes: Sequence[int],
+    cap: dict[int, int], rng: random.Random, strength: float,
+) -> None:
+    """Reshape the shorter hidden hand: it is chosen from its cards plus a few of the other
+    seat's (those it may hold), keeping whole planned plays, the strongest first — players
+    shed their weakest plays and keep combinations. The other seat gets the rest."""
+    s, o = sorted(others, key=lambda x: sizes[x])
+    n = sizes[s]
+    extra = round(OVERDRAW * strength)
+    if n > SHAPED_MAX or n < 2 or extra <= 0:
+        return
+    movable = [r for r in range(2, 15) for _ in range(hands[o][r]) if power_of(r) <= cap.get(s, 99)]
+    drawn = list(hands[s])
+    for r in rng.sample(movable, min(extra, len(movable))):
+        drawn[r] += 1
+        hands[o][r] -= 1
+    kept = [0] * 15
+    room = n
+    left = list(drawn)
+    for u in sorted(best_plan(list(drawn)).units, key=lambda u: -(u.value + SIZE_BONUS * (u.size - 1))):
+        if u.size > room:
+            continue
+        for r, c in u.pattern.slots:
+            kept[r] += c
+            left[r] -= c
+        room -= u.size
+        if room == 0:
+            break
+    if room:
+        rest = [r for r in range(2, 15) for _ in range(left[r])]
+        for r in rng.sample(rest, room):
+            kept[r] += 1
+            left[r] -= 1
+    hands[s] = kept
+    for r in range(2, 15):
+        hands[o][r] += left[r]
 
 
 def settle_scores(
@@ -135,6 +187,13 @@ def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
     plain = [u for u in us if not u.is_bomb] or us
     opp_min = min(sizes[s] for s in range(SEATS) if s != seat)
     return lead_weakest(plain, opp_min, 0.15)
+
+
+def _bomb_time(seat: int, rcs: Sequence[Sequence[int]], us: Sequence[SimUnit]) -> bool:
+    """When ``basic`` replies with a bomb although a plain reply fits: an opponent is close
+    to going out, or the deal is late for this hand (R-5.3/R-5.4)."""
+    opp_min = min(sum(rcs[s][2:15]) for s in range(SEATS) if s != seat)
+    return opp_min <= 3 or sum(rcs[seat][2:15]) <= 8 or len(us) <= 3
 
 
 def rollout(
@@ -173,6 +232,8 @@ def rollout(
             fits = [u for u in us if u.pattern.beats(top)]
             if fits:
                 plain = [u for u in fits if not u.is_bomb]
+                if len(plain) < len(fits) and _bomb_time(seat, rcs, us):
+                    plain = []  # basic: a standing reply bomb wins 20 — late or in danger
                 pick = min(plain or fits, key=lambda u: (u.pattern.tier, u.pattern.power))
                 play = pick.pattern
                 us.remove(pick)
@@ -277,20 +338,24 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 combo=combo_arg(u.pattern),
             )
     candidates: list[Pattern | None] = [default]
+    opp_min = min(obs.hand_sizes[s] for s in range(SEATS) if s != me)
     if obs.top is None and not obs.opening:
         leads = sorted(
             (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.15 * u.size
         )
-        for u in leads[:3] + leads[-1:]:
-            if u.pattern not in candidates:
-                candidates.append(u.pattern)
+        if opp_min <= 2:  # an opponent close to going out: nothing it can follow
+            leads = [u for u in leads if u.size > opp_min] or leads[-1:]
+        add_new(candidates, [u.pattern for u in leads[:4] + leads[-1:]])
     else:
         ranked = sorted(
             moves,
             key=lambda m: -(best_plan([a - b for a, b in zip(rc, _slots_rc(m), strict=True)]).score),
         )
-        add_new(candidates, ranked[:3])
+        plain = [m for m in moves if m.tier == 0]
+        if plain and obs.top_seat is not None and opp_min <= 3:
+            add_new(candidates, [max(plain, key=lambda m: m.power)])  # the block that holds
         add_smallest_bomb(candidates, moves)
+        add_new(candidates, ranked[:4])
     candidates = candidates[: search.max_candidates]
     if len(candidates) == 1:
         return default, reason

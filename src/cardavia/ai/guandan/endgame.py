@@ -1,0 +1,196 @@
+"""An exact Guandan endgame on one sampled (perfect-information) deal.
+
+When few cards remain, the expert's search values a candidate on a sampled deal by solving
+the rest of the deal exactly instead of rolling it out: alpha-beta over every legal play
+and pass of every seat (one team maximises the value, the other minimises it), with a
+transposition table, and the same value as the rollouts (``±(1 + 0.5 × levels)`` for the
+first finisher's team, :func:`cardavia.ai.guandan.search.rollout`). The search votes across
+the sampled deals like any rollout value. A node budget bounds the work: a position too big
+for it returns None and the caller rolls out instead.
+
+The trick rules are those of the rollouts (G-4): a trick ends when every other active seat
+has passed; when its winner has gone out, the winner's partner leads (or the next active seat).
+
+>>> from cardavia.cards import counts, parse_cards
+>>> hands = [counts(parse_cards(h)) for h in ("As Ad", "3s", "4s 5d", "6s")]
+>>> solve(hands, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=0)
+1.5
+
+(seat 0 goes out, but the 6 of seat 3 beats both of the partner's cards); with a pair the
+partner goes out second (3 levels):
+
+>>> hands[2] = counts(parse_cards("4s 4d"))
+>>> solve(hands, 2, turn=0, top=None, top_seat=None, passes=0, places=[], me=0)
+2.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardavia.rules.combo import Combo, Pattern
+from cardavia.rules.guandan.moves import concretize, patterns
+
+WIN_VALUE = 1.0
+LEVEL_VALUE = 0.5
+#: positions with at most this many cards in the active hands are solved
+ENDGAME_CARDS = 10
+#: nodes one solve may visit before it gives up (returns None)
+NODE_BUDGET = 400
+
+_Key = tuple[object, ...]
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
+    if not places:
+        return None
+    first = places[0]
+    mate = (first + 2) % 4
+    if mate in places:
+        return first % 2, 4 - places.index(mate)
+    if len(places) >= 3:
+        return first % 2, 1
+    return None
+
+
+def _next_active(sizes: Sequence[int], seat: int) -> int:
+    for step in range(1, 5):
+        s = (seat + step) % 4
+        if sizes[s] > 0:
+            return s
+    return seat
+
+
+class _Solver:
+    def __init__(self, level: int, me: int, budget: int) -> None:
+        self.level = level
+        self.me = me
+        self.budget = budget
+        self.nodes = 0
+        self.table: dict[_Key, tuple[float, int]] = {}  # value, 0 exact / 1 lower / -1 upper
+
+    def value_of(self, places: Sequence[int]) -> float | None:
+        result = _outcome(places)
+        if result is None:
+            return None
+        team, adv = result
+        v = WIN_VALUE + LEVEL_VALUE * adv
+        return v if team == self.me % 2 else -v
+
+    def step(
+        self, hands: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
+        passes: int, places: list[int], move: Pattern | None, alpha: float, beta: float,
+    ) -> float:
+        """The value after ``turn`` makes ``move`` (None = pass)."""
+        sizes = [sum(h) for h in hands]
+        if move is None:
+            assert top_seat is not None
+            passes += 1
+            active = sum(1 for s in sizes if s > 0)
+            if sizes[top_seat] > 0:
+                if passes >= active - 1:
+                    return self.search(hands, top_seat, None, None, 0, places, alpha, beta)
+            elif passes >= active:
+                mate = (top_seat + 2) % 4
+                nxt = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+                return self.search(hands, nxt, None, None, 0, places, alpha, beta)
+            return self.search(hands, _next_active(sizes, turn), top, top_seat, passes, places, alpha, beta)
+        combo = concretize(move, hands[turn], self.level)
+        hand = list(hands[turn])
+        for c in combo.cards:
+            hand[c.code] -= 1
+        new_hands = list(hands)
+        new_hands[turn] = hand
+        new_places = places
+        if not any(hand):
+            new_places = [*places, turn]
+            v = self.value_of(new_places)
+            if v is not None:
+                return v
+            sizes[turn] = 0
+        else:
+            sizes[turn] -= move.size
+        return self.search(new_hands, _next_active(sizes, turn), move, turn, 0, new_places, alpha, beta)
+
+    def search(
+        self, hands: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
+        passes: int, places: list[int], alpha: float, beta: float,
+    ) -> float:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
+        top_key = None if top is None else (top.type, top.size, top.tier, top.power)
+        key: _Key = (tuple(tuple(h) for h in hands), turn, top_key, top_seat, passes, tuple(places))
+        found = self.table.get(key)
+        if found is not None:
+            v, flag = found
+            if flag == 0 or (flag > 0 and v >= beta) or (flag < 0 and v <= alpha):
+                return v
+        maximise = turn % 2 == self.me % 2
+        moves: list[Pattern | None] = list(patterns(hands[turn], self.level, top))
+        size = sum(hands[turn])
+        moves.sort(key=lambda m: (m is not None and m.size == size, 0 if m is None else m.size), reverse=True)
+        if top is not None:
+            moves.append(None)
+        a0, b0 = alpha, beta
+        best = -99.0 if maximise else 99.0
+        for m in moves:
+            v = self.step(hands, turn, top, top_seat, passes, places, m, alpha, beta)
+            if maximise:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        flag = 1 if best >= b0 else -1 if best <= a0 else 0
+        self.table[key] = (best, flag)
+        return best
+
+
+def solve(
+    hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
+    top_seat: int | None, passes: int, places: Sequence[int], me: int,
+    first: Pattern | bool | None = False, budget: int = NODE_BUDGET,
+) -> float | None:
+    """The exact value for ``me``'s team of the deal ``hands`` (a count array per seat) with
+    ``turn`` to act; ``first`` is that seat's move (a pattern, None = pass, False: any).
+    None when the position needs more than ``budget`` nodes."""
+    solver = _Solver(level, me, budget)
+    work = [list(h) for h in hands]
+    try:
+        if first is False:
+            return solver.search(work, turn, top, top_seat, passes, list(places), -99.0, 99.0)
+        assert first is not True
+        return solver.step(work, turn, top, top_seat, passes, list(places), first, -99.0, 99.0)
+    except _OutOfBudget:
+        return None
+
+
+def solve_each(
+    hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
+    top_seat: int | None, passes: int, places: Sequence[int], me: int,
+    firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET,
+) -> list[float | None]:
+    """:func:`solve` for each first move of ``turn`` on one deal, sharing one transposition
+    table and one node budget; None for the moves left when the budget ran out."""
+    solver = _Solver(level, me, budget)
+    work = [list(h) for h in hands]
+    out: list[float | None] = []
+    for first in firsts:
+        try:
+            out.append(solver.step(work, turn, top, top_seat, passes, list(places), first, -99.0, 99.0))
+        except _OutOfBudget:
+            out.extend([None] * (len(firsts) - len(out)))
+            break
+    return out
+
+
+__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "solve", "solve_each"]

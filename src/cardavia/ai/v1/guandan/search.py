@@ -1,0 +1,424 @@
+"""Guandan determinized Monte-Carlo search (the ``expert`` agent's engine).
+
+* **Sampling**: the unseen cards (two packs − own hand − everything played) are dealt to
+  the other seats with their exact counts; cards a seat surely holds (a tribute it received
+  and has not played, a return card this seat gave it) are placed first. Passes are only
+  soft evidence in Guandan (players hold back on purpose): a pass on an opponent's plain
+  group makes hands holding a reply less likely (:func:`sample_hands`), never impossible.
+* **Rollouts**: every seat plays from its planner units (:mod:`cardavia.ai.v1.guandan.plan`) with a
+  cheap policy (weakest unit to lead, lowest fitting unit to follow an opponent, pass on the
+  partner, bombs only against a short opponent or to go out). The whole deal is simulated
+  on card counts until the result for the team is known.
+* **Value**: ``±(1 + 0.5 × levels)`` for the team of the first finisher (deal win plus the
+  level gain, G-1.3).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardavia.ai.reasons import Reason, because, combo_arg
+from cardavia.ai.v1.rollout import last_plays_lead, lead_weakest
+from cardavia.ai.v1.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.v1.tracking import Tracked, still_held, unseen_cards
+from cardavia.cards import N_CODES, counts, guandan_deck
+from cardavia.observation import Observation
+from cardavia.rules.combo import Combo, ComboType, Pattern
+from cardavia.rules.guandan.combos import BJ, group_power
+from cardavia.rules.guandan.moves import patterns, rank_counts
+
+from . import basic
+from .basic import level_of
+from .plan import Plan, best_plan, remove_pattern
+
+WIN_VALUE = 1.0
+LEVEL_VALUE = 0.5
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SimUnit:
+    """A planned play in a rollout (compared by identity: each is one physical play)."""
+
+    pattern: Pattern
+    value: float
+    is_bomb: bool
+
+    @property
+    def size(self) -> int:
+        return self.pattern.size
+
+
+def _beats(p: Pattern, top: Pattern | Combo) -> bool:
+    """:meth:`Pattern.beats` inlined for the rollout's hot loop (same rule, G-4.4/G-5.5)."""
+    if p.tier:
+        return not top.tier or p.tier > top.tier or (p.tier == top.tier and p.power > top.power)
+    return not top.tier and p.type is top.type and p.size == top.size and p.power > top.power
+
+
+def sim_units(plan: Plan, level: int) -> list[SimUnit]:
+    return [SimUnit(u.pattern(level), u.value, u.is_bomb) for u in plan.units]
+
+
+def units_of(cnt: Sequence[int], level: int) -> list[SimUnit]:
+    rc, w = rank_counts(cnt, level)
+    return sim_units(best_plan(rc, w, level), level)
+
+
+def units_after(cnt: Sequence[int], level: int, move: Pattern) -> list[SimUnit]:
+    rc, w = rank_counts(cnt, level)
+    rc2, w2 = remove_pattern(rc, w, move.slots)
+    return sim_units(best_plan(rc2, w2, level), level)
+
+
+#: How much less likely a pass on an opponent's single/pair/triple is when the passer holds
+#: a plain reply (Guandan players hold back on purpose: soft evidence, not proof).
+PASS_EVIDENCE = 0.3
+SAMPLE_TRIES = 8
+
+_GROUP_SIZE = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIPLE: 3}
+
+
+def sample_hands(
+    me: int,
+    sizes: Sequence[int],
+    unseen: Sequence[int],
+    known: dict[int, list[int]],
+    rng: random.Random,
+    passed_on: dict[int, list[Combo]] | None = None,
+    level: int = 2,
+) -> dict[int, list[int]]:
+    """Count arrays for the other seats, consistent with counts and known cards.
+
+    ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
+    each pass the sampled hand could have answered with a plain reply keeps the sample
+    with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
+    least contradicted sample).
+    """
+    best: dict[int, list[int]] | None = None
+    best_bad = 1 << 30
+    for _ in range(SAMPLE_TRIES if passed_on else 1):
+        hands = _deal_unseen(me, sizes, unseen, known, rng)
+        if not passed_on:
+            return hands
+        bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
+        if bad == 0 or rng.random() < PASS_EVIDENCE**bad:
+            return hands
+        if bad < best_bad:
+            best, best_bad = hands, bad
+    assert best is not None
+    return best
+
+
+def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int:
+    """How many of ``tops`` (singles, pairs, triples) this hand could beat with a plain group."""
+    if not tops:
+        return 0
+    rc, w = rank_counts(cnt, level)
+    found = 0
+    for top in tops:
+        need = _GROUP_SIZE[top.type]
+        for r in range(2, 17):
+            c = rc[r]
+            avail = c + w if r == level else c if r >= BJ else (c + w if c else 0)
+            if avail >= need and group_power(r, level) > top.power:
+                found += 1
+                break
+    return found
+
+
+def _deal_unseen(
+    me: int,
+    sizes: Sequence[int],
+    unseen: Sequence[int],
+    known: dict[int, list[int]],
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """One random deal of the unseen cards with each seat's count, known cards placed first."""
+    pool: list[int] = []
+    for code, n in enumerate(unseen):
+        pool.extend([code] * max(0, n))
+    hands: dict[int, list[int]] = {}
+    need: dict[int, int] = {}
+    for s in range(4):
+        if s == me:
+            continue
+        cnt = [0] * N_CODES
+        for code in known.get(s, []):
+            if code in pool and sum(cnt) < sizes[s]:
+                pool.remove(code)
+                cnt[code] += 1
+        hands[s] = cnt
+        need[s] = sizes[s] - sum(cnt)
+    rng.shuffle(pool)
+    i = 0
+    for s, cnt in hands.items():
+        for code in pool[i : i + need[s]]:
+            cnt[code] += 1
+        i += need[s]
+    return hands
+
+
+def _next_active(sizes: Sequence[int], seat: int) -> int:
+    for step in range(1, 5):
+        s = (seat + step) % 4
+        if sizes[s] > 0:
+            return s
+    return seat
+
+
+def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
+    """(winning team, levels advanced) once the finishing order decides them."""
+    if not places:
+        return None
+    first = places[0]
+    mate = (first + 2) % 4
+    if mate in places:
+        return first % 2, 4 - places.index(mate)  # 2nd → 3, 3rd → 2
+    if len(places) >= 3:
+        return first % 2, 1
+    return None
+
+
+def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
+    last = last_plays_lead(us)
+    if last is not None:
+        return last
+    plain = [u for u in us if not u.is_bomb] or us
+    mate = sizes[(seat + 2) % 4]
+    if mate == 1:
+        singles = [u for u in plain if u.size == 1]
+        if singles:
+            return min(singles, key=lambda u: u.value)
+    o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
+    opp_min = min(x for x in (o1, o2, 99) if x > 0)
+    return lead_weakest(plain, opp_min, 0.12)
+
+
+def _follow(
+    seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int
+) -> SimUnit | None:
+    if top_seat == (seat + 2) % 4:  # the partner's play stands, unless this goes out
+        return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
+    fits = [u for u in us if _beats(u.pattern, top)]
+    if not fits:
+        return None
+    if len(us) == 1:
+        return fits[0]
+    short = sizes[top_seat] <= 6
+    plain = [u for u in fits if not u.is_bomb]
+    if plain:
+        u = min(plain, key=lambda u: u.pattern.power)
+        if u.value <= 1.0 or short or len(us) <= 3:
+            return u
+    bombs = [u for u in fits if u.is_bomb]
+    if bombs and (short or len(us) <= 2):
+        return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
+    return None
+
+
+def rollout(
+    units: list[list[SimUnit]],
+    sizes: list[int],
+    turn: int,
+    top: Pattern | Combo | None,
+    top_seat: int | None,
+    passes: int,
+    places: list[int],
+    me: int,
+    first: SimUnit | bool | None,
+) -> float:
+    """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
+
+    ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team.
+    """
+    steps = 0
+    forced: SimUnit | bool | None = first
+    while steps < 600:
+        steps += 1
+        seat = turn
+        us = units[seat]
+        play: SimUnit | None
+        was_forced = forced is not False
+        if was_forced:
+            play = forced if isinstance(forced, SimUnit) else None
+            forced = False
+        elif top is None:
+            play = _lead(seat, us, sizes) if us else None
+        else:
+            assert top_seat is not None
+            play = _follow(seat, us, sizes, top, top_seat)
+        if play is None:
+            if top is None:  # a leader with no units cannot happen; guard anyway
+                break
+            assert top_seat is not None
+            passes += 1
+            active = sum(1 for s in sizes if s > 0)
+            if sizes[top_seat] > 0:
+                if passes >= active - 1:
+                    top, turn, passes = None, top_seat, 0
+                    top_seat = None
+                    continue
+            elif passes >= active:
+                mate = (top_seat + 2) % 4
+                turn = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+                top, top_seat, passes = None, None, 0
+                continue
+            turn = _next_active(sizes, seat)
+            continue
+        if not was_forced and play in us:
+            us.remove(play)
+        sizes[seat] -= play.size
+        top, top_seat, passes = play.pattern, seat, 0
+        if sizes[seat] <= 0:
+            sizes[seat] = 0
+            places.append(seat)
+            result = _outcome(places)
+            if result is not None:
+                team, adv = result
+                value = WIN_VALUE + LEVEL_VALUE * adv
+                return value if team == me % 2 else -value
+        turn = _next_active(sizes, seat)
+    # undecided (guard): judge by cards left per team
+    mine = sizes[me] + sizes[(me + 2) % 4]
+    theirs = sizes[(me + 1) % 4] + sizes[(me + 3) % 4]
+    return 0.5 if mine < theirs else -0.5
+
+
+def unbeatable(move: Pattern, unseen: Sequence[int], level: int) -> bool:
+    """Whether no combination of the unseen cards (all other hands pooled) beats ``move``."""
+    return not patterns(unseen, level, move)
+
+
+# ---- card tracking: tribute cards known held, passes as soft evidence
+
+_DECK = counts(guandan_deck())
+
+#: Guandan plays whose passes are read as soft evidence (the groups a hand often holds).
+_SOFT_TYPES = frozenset({ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE})
+
+
+def track(obs: Observation) -> Tracked:
+    """The unseen cards, the tribute cards a seat surely holds, and the passes on plain
+    groups (soft evidence, weighed by :func:`sample_hands`)."""
+    unseen, played = unseen_cards(obs, _DECK)
+    # tribute cards a seat received (and my returns to a payer) are in that hand,
+    # unless that seat has since played a card of the same code
+    gifts: list[tuple[int, int]] = [(r, c.code) for g, r, c in obs.tributes if r != obs.seat]
+    gifts += [(r, c.code) for g, r, c in obs.my_returns if g == obs.seat and r != obs.seat]
+    known = still_held(gifts, played, unseen)
+    return Tracked(unseen, known, _soft_passes(obs), list(obs.played_any))
+
+
+def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
+    """Seat → the opponents' non-bomb singles, pairs and triples it passed on.
+
+    A pass always answers the latest play (a trick never starts with a pass), and a hand
+    only shrinks, so "no plain reply then" also holds for the hand now.
+    """
+    passes: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    top_seat = -1
+    for seat, combo in obs.history:
+        if combo is not None:
+            top, top_seat = combo, seat
+        elif (
+            top is not None
+            and not top.tier
+            and top.type in _SOFT_TYPES
+            and (seat - top_seat) % 2  # an opponent's play, not the partner's
+            and seat != obs.seat
+        ):
+            passes.setdefault(seat, []).append(top)
+    return passes
+
+
+# ---- the expert's move
+
+
+def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
+    """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
+    level = level_of(obs)
+    me = obs.seat
+    default, reason = basic.decide(obs, cnt, search.rng)
+    size = sum(cnt)
+    if default is not None and default.size == size:
+        return default, reason
+    moves = patterns(cnt, level, obs.top)
+    if not moves:
+        return None, reason
+    tracked = track(obs)
+    rc, w = rank_counts(cnt, level)
+    plan = best_plan(rc, w, level)
+    # exact endgame: all planned plays but one cannot be beaten by any unseen cards
+    if obs.top is None and size <= 12 and len(plan.units) <= 4:
+        units = [u for u in plan.units]
+        safe = [u for u in units if unbeatable(u.pattern(level), tracked.unseen, level)]
+        if safe and len(units) - len(safe) <= 1:
+            u = max(safe, key=lambda u: u.size)
+            p = u.pattern(level)
+            return p, because(
+                "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                combo=combo_arg(p),
+            )
+    candidates: list[Pattern | None] = [default]
+    if obs.top is None:
+        leads = sorted(
+            (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
+        )
+        for u in leads[:3] + leads[-1:]:
+            p = u.pattern(level)
+            if p not in candidates:
+                candidates.append(p)
+    elif obs.top_seat == (me + 2) % 4:
+        # never overtake the partner's winning play by search: pass or the basic move
+        if None not in candidates:
+            candidates.append(None)
+    else:
+        if None not in candidates:
+            candidates.append(None)
+        plain = [m for m in moves if m.tier == 0]
+        add_new(candidates, basic.shortlist(plain, rc, keep=3))
+        add_smallest_bomb(candidates, moves)
+    candidates = candidates[: search.max_candidates]
+    if len(candidates) == 1:
+        return default, reason
+    mine: list[list[SimUnit]] = []
+    for c in candidates:
+        if c is None:
+            mine.append(sim_units(plan, level))
+        else:
+            mine.append(units_after(cnt, level, c))
+    sizes = list(obs.hand_sizes)
+    passes = trailing_passes(obs)
+
+    def one_sample() -> list[float]:
+        hands = sample_hands(me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level)
+        others = {s: units_of(h, level) for s, h in hands.items()}
+        values: list[float] = []
+        for c, my_units in zip(candidates, mine, strict=True):
+            units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
+            first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
+            values.append(
+                rollout(
+                    units, list(sizes), me, obs.top, obs.top_seat, passes,
+                    list(obs.places), me, first,
+                )
+            )
+        return values
+
+    return search.run(candidates, default, one_sample, t0, reason)
+
+
+__all__ = [
+    "SimUnit",
+    "decide",
+    "rollout",
+    "sample_hands",
+    "sim_units",
+    "track",
+    "unbeatable",
+    "units_after",
+    "units_of",
+]

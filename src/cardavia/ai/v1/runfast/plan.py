@@ -1,0 +1,179 @@
+"""Run Fast hand planner: the fewest, strongest plays that empty a hand (rank counts only).
+
+Sequences (straights of ≥ 5 ranks, pair runs of ≥ 2 pairs; 3…A, never the 2) are searched
+lowest rank first with memoisation; what is left becomes singles, pairs, triples and bombs
+(four of a kind, the three aces). Bombs are never broken for a sequence.
+
+>>> from cardavia.cards import parse_cards
+>>> from cardavia.rules.runfast.moves import counts, rank_counts
+>>> plan = best_plan(rank_counts(counts(parse_cards("3s 4s 5d 6c 7s 9s 9d Js Jd Jc"))))
+>>> sorted(u.describe() for u in plan.units)
+['pair 9', 'straight 7 (5)', 'triple J']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardavia.rules.combo import ComboType, Pattern
+from cardavia.rules.runfast.moves import ACE_BOMB, BOMB, PAIR, PAIR_RUN, SINGLE, STRAIGHT, TRIPLE
+
+UNIT_COST = 1.0
+
+_SYM = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", 2: "2"}
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    pattern: Pattern
+    value: float
+
+    @property
+    def size(self) -> int:
+        return self.pattern.size
+
+    @property
+    def is_bomb(self) -> bool:
+        return self.pattern.tier > 0
+
+    def describe(self) -> str:
+        p = self.pattern
+        text = f"{p.type.value} {_SYM.get(p.rank, str(p.rank))}"
+        if p.type in (ComboType.STRAIGHT, ComboType.PAIR_RUN):
+            text += f" ({p.size})"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    score: float
+    units: tuple[Unit, ...]
+
+    @property
+    def plays(self) -> int:
+        return len(self.units)
+
+
+def power_of(rank: int) -> int:
+    return 15 if rank == 2 else rank
+
+
+def unit_value(p: Pattern) -> float:
+    """How hard a play is to beat (about −1.4 for a low single, 2+ for bombs)."""
+    t = p.type
+    if t == ComboType.SINGLE:
+        return (power_of(p.rank) - 10) / 5.0
+    if t == ComboType.PAIR:
+        return (p.rank - 9) / 5.0
+    if t == ComboType.TRIPLE:
+        return (p.rank - 7) / 5.0
+    if t == ComboType.STRAIGHT:
+        return (p.rank - 10) / 5.0 + 0.15 * (p.size - 5)
+    if t == ComboType.PAIR_RUN:
+        return (p.rank - 8) / 5.0 + 0.1 * (p.size - 4)
+    if t == ComboType.ACE_BOMB:
+        return 2.6
+    if t == ComboType.HEAVENLY_BOMB:
+        return 3.0
+    return 2.0 + (p.rank - 3) / 40.0
+
+
+Choice = tuple[int, int, int] | None  # (kind 1=straight 2=pair run, top, length)
+_MEMO: dict[tuple[int, tuple[int, ...]], tuple[float, Choice]] = {}
+_MEMO_LIMIT = 100_000  # ≈ 35 MB at most (a server runs for weeks: keep it bounded)
+
+
+def best_plan(rc: list[int]) -> Plan:
+    """The best plan of a hand given as Run Fast rank counts (index 2–14)."""
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    work = list(rc[:15])
+    score = _search(work, 3)
+    units: list[Unit] = []
+    s = 3
+    while True:
+        while s <= 13 and work[s] == 0:
+            s += 1
+        if s > 13:
+            break
+        _, choice = _MEMO[(s, tuple(work))]
+        if choice is None:
+            s += 1
+            continue
+        kind, top, length = choice
+        copies = kind
+        for r in range(top - length + 1, top + 1):
+            work[r] -= copies
+        pat = STRAIGHT[top][length] if kind == 1 else PAIR_RUN[top][length]
+        units.append(Unit(pat, unit_value(pat)))
+    units.extend(_leaf_units(work))
+    return Plan(score, tuple(units))
+
+
+def _search(rc: list[int], start: int) -> float:
+    s = start
+    while s <= 13 and rc[s] == 0:
+        s += 1
+    if s > 13:
+        return _leaf_score(rc)
+    key = (s, tuple(rc))
+    found = _MEMO.get(key)
+    if found is not None:
+        return found[0]
+    best = _search(rc, s + 1)
+    choice: Choice = None
+    # straights s … top (length ≥ 5), pair runs s … top (≥ 2 pairs); never break a bomb
+    for kind, min_len in ((1, 5), (2, 2)):
+        top = s
+        while top <= 14 and rc[top] >= kind and rc[top] < 4 and not (top == 14 and rc[14] == 3):
+            length = top - s + 1
+            if length >= min_len:
+                for r in range(s, top + 1):
+                    rc[r] -= kind
+                rest = _search(rc, s)
+                for r in range(s, top + 1):
+                    rc[r] += kind
+                pat = STRAIGHT[top][length] if kind == 1 else PAIR_RUN[top][length]
+                score = rest + unit_value(pat) - UNIT_COST
+                if score > best:
+                    best = score
+                    choice = (kind, top, length)
+            top += 1
+    _MEMO[key] = (best, choice)
+    return best
+
+
+def _leaf_patterns(rc: list[int]) -> list[Pattern]:
+    out: list[Pattern] = []
+    if rc[2]:
+        out.append(SINGLE[2])
+    for r in range(3, 15):
+        c = rc[r]
+        if c == 1:
+            out.append(SINGLE[r])
+        elif c == 2:
+            out.append(PAIR[r])
+        elif c == 3:
+            out.append(ACE_BOMB if r == 14 else TRIPLE[r])
+        elif c == 4:
+            out.append(BOMB[r])
+    return out
+
+
+def _leaf_score(rc: list[int]) -> float:
+    pats = _leaf_patterns(rc)
+    return sum(unit_value(p) for p in pats) - UNIT_COST * len(pats)
+
+
+def _leaf_units(rc: list[int]) -> list[Unit]:
+    return [Unit(p, unit_value(p)) for p in _leaf_patterns(rc)]
+
+
+def remove_pattern(rc: list[int], p: Pattern) -> list[int]:
+    out = list(rc)
+    for r, n in p.slots:
+        out[r] -= n
+    return out
+
+
+__all__ = ["UNIT_COST", "Plan", "Unit", "best_plan", "power_of", "remove_pattern", "unit_value"]

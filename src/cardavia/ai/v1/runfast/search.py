@@ -1,0 +1,343 @@
+"""Run Fast determinized Monte-Carlo search (the ``expert`` agent's engine).
+
+* **Sampling**: the unseen cards are split between the two other seats on rank counts
+  (suits do not matter after the opening). Every pass is a hard constraint (R-3.4: a pass
+  proves the passer held no reply to that play, and hands only shrink): samples where a
+  seat could have replied to a play it passed on are rejected; ranks a seat provably lacks
+  (any single above a passed single, any bomb) go to the other seat first.
+* **Rollouts**: seats play from their planner units (:mod:`cardavia.ai.v1.runfast.plan`) under the
+  real must-beat rule; when no unit fits but a reply exists, the seat must break its plan
+  (lowest reply, then re-plan). Bombs count as replies (+20 when left standing).
+* **Value**: the seat's settlement score (R-5), computed exactly from the simulated end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardavia.ai.reasons import Reason, because, combo_arg
+from cardavia.ai.v1.rollout import last_plays_lead, lead_weakest
+from cardavia.ai.v1.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.v1.tracking import Tracked, unseen_cards
+from cardavia.cards import N_CODES, counts, runfast_deck
+from cardavia.observation import Observation
+from cardavia.rules.combo import Combo, ComboType, Pattern
+from cardavia.rules.runfast.moves import patterns, rank_counts
+
+from . import basic
+from .plan import Plan, Unit, best_plan, power_of, remove_pattern
+
+SEATS = 3
+
+
+#: Rollouts play the planner's units (compared by value: equal units are interchangeable).
+SimUnit = Unit
+
+
+def sim_units(plan: Plan) -> list[SimUnit]:
+    return list(plan.units)
+
+
+def fake_cnt(rc: Sequence[int]) -> list[int]:
+    """A count array with the rank counts on one suit code (for ``patterns``)."""
+    cnt = [0] * N_CODES
+    for r in range(2, 15):
+        cnt[(r - 2) * 4] = rc[r]
+    return cnt
+
+
+def has_reply(rc: Sequence[int], top: Pattern | Combo) -> bool:
+    return bool(patterns(fake_cnt(rc), top))
+
+
+def _violations(rc: Sequence[int], tops: Sequence[Combo]) -> int:
+    return sum(1 for t in tops if has_reply(rc, t))
+
+
+def sample_hands(
+    me: int,
+    sizes: Sequence[int],
+    unseen_rc: Sequence[int],
+    no_reply: dict[int, list[Combo]],
+    rng: random.Random,
+    tries: int = 24,
+) -> dict[int, list[int]]:
+    """Rank counts for the two other seats, consistent with the passes when possible."""
+    others = [s for s in range(SEATS) if s != me]
+    base_pool: list[int] = []
+    for r in range(2, 15):
+        base_pool.extend([r] * max(0, unseen_rc[r]))
+    # ranks a seat provably lacks: above the lowest single it passed on
+    cap: dict[int, int] = {}
+    for s in others:
+        singles = [t.power for t in no_reply.get(s, []) if t.type == ComboType.SINGLE and not t.tier]
+        if singles:
+            cap[s] = min(singles)
+    best: dict[int, list[int]] | None = None
+    best_bad = 1 << 30
+    for _ in range(tries):
+        pool = list(base_pool)
+        rng.shuffle(pool)
+        hands = {s: [0] * 15 for s in others}
+        room = {s: sizes[s] for s in others}
+        rest: list[int] = []
+        for r in pool:
+            allowed = [s for s in others if room[s] > 0 and power_of(r) <= cap.get(s, 99)]
+            if len(allowed) == 1:
+                hands[allowed[0]][r] += 1
+                room[allowed[0]] -= 1
+            else:
+                rest.append(r)
+        for r in rest:
+            free = [s for s in others if room[s] > 0]
+            if not free:
+                break
+            s = free[0] if len(free) == 1 else rng.choice(free)
+            hands[s][r] += 1
+            room[s] -= 1
+        bad = sum(_violations(hands[s], no_reply.get(s, [])) for s in others)
+        if bad == 0:
+            return hands
+        if bad < best_bad:
+            best, best_bad = hands, bad
+    assert best is not None
+    return best
+
+
+def settle_scores(
+    winner: int, rcs: Sequence[Sequence[int]], played_any: Sequence[bool], bonuses: Sequence[int]
+) -> list[int]:
+    """R-5 on rank counts: cards (doubled if never played), the 2s, unplayed bombs, bonuses."""
+    scores = [0] * SEATS
+    for s in range(SEATS):
+        if s == winner:
+            continue
+        rc = rcs[s]
+        cards = sum(rc[2:15])
+        owed = cards * (2 if not played_any[s] else 1)
+        owed += 10 if rc[2] else 0
+        owed += 10 * (sum(1 for r in range(3, 14) if rc[r] == 4) + (1 if rc[14] == 3 else 0))
+        scores[s] -= owed
+        scores[winner] += owed
+    for b in bonuses:
+        for s in range(SEATS):
+            if s != b:
+                scores[s] -= 10
+        scores[b] += 20
+    return scores
+
+
+def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
+    last = last_plays_lead(us)
+    if last is not None:
+        return last
+    plain = [u for u in us if not u.is_bomb] or us
+    opp_min = min(sizes[s] for s in range(SEATS) if s != seat)
+    return lead_weakest(plain, opp_min, 0.15)
+
+
+def rollout(
+    units: list[list[SimUnit]],
+    rcs: list[list[int]],
+    turn: int,
+    top: Pattern | Combo | None,
+    top_seat: int | None,
+    passes: int,
+    played_any: list[bool],
+    bonuses: list[int],
+    standing: int | None,
+    me: int,
+    first: Pattern | bool | None,
+) -> float:
+    """Play the deal out on rank counts; return ``me``'s settlement score.
+
+    ``first`` is the move of ``turn`` (a pattern, None for a pass, False: the policy).
+    """
+    forced: Pattern | bool | None = first
+    for _ in range(400):
+        seat = turn
+        us = units[seat]
+        rc = rcs[seat]
+        play: Pattern | None = None
+        replan = False
+        if forced is not False:
+            play = forced if isinstance(forced, Pattern) else None
+            forced = False
+            replan = False
+        elif top is None:
+            u = _lead(seat, us, [sum(r[2:15]) for r in rcs])
+            play = u.pattern
+            us.remove(u)
+        else:
+            fits = [u for u in us if u.pattern.beats(top)]
+            if fits:
+                plain = [u for u in fits if not u.is_bomb]
+                pick = min(plain or fits, key=lambda u: (u.pattern.tier, u.pattern.power))
+                play = pick.pattern
+                us.remove(pick)
+            else:
+                found = patterns(fake_cnt(rc), top)
+                if found:  # must beat (R-3.4): break the plan
+                    play = min(found, key=lambda p: (p.tier, p.power))
+                    replan = True
+        if play is None:
+            passes += 1
+            if passes >= SEATS - 1:
+                if standing is not None:
+                    bonuses.append(standing)
+                    standing = None
+                assert top_seat is not None
+                turn, top, top_seat, passes = top_seat, None, None, 0
+            else:
+                turn = (seat + 1) % SEATS
+            continue
+        if play.tier in (1, 2) and top is not None:
+            standing = seat
+        for r, n in play.slots:
+            rc[r] -= n
+        played_any[seat] = True
+        if replan:
+            units[seat] = sim_units(best_plan(rc))
+        top, top_seat, passes = play, seat, 0
+        if sum(rc[2:15]) == 0:
+            if standing is not None:
+                bonuses.append(standing)
+            return float(settle_scores(seat, rcs, played_any, bonuses)[me])
+        turn = (seat + 1) % SEATS
+    return 0.0
+
+
+def unbeatable(move: Pattern, unseen_rc: Sequence[int]) -> bool:
+    """Whether no combination of the unseen cards (both other hands pooled) beats ``move``."""
+    return not has_reply(unseen_rc, move)
+
+
+def units_of(rc: list[int]) -> list[SimUnit]:
+    return sim_units(best_plan(rc))
+
+
+def units_after(rc: list[int], move: Pattern) -> list[SimUnit]:
+    return sim_units(best_plan(remove_pattern(rc, move)))
+
+
+# ---- card tracking: every pass is a hard "no reply" (R-3.4)
+
+_DECK = counts(runfast_deck())
+
+
+def track(obs: Observation) -> Tracked:
+    """The unseen cards and, per seat, the plays it passed on (it held no reply to them)."""
+    unseen, _ = unseen_cards(obs, _DECK)
+    return Tracked(unseen, {}, _passes(obs), list(obs.played_any))
+
+
+def _passes(obs: Observation) -> dict[int, list[Combo]]:
+    """Seat → the plays it passed on (a trick ends after a full round of passes)."""
+    no_reply: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    passes = 0
+    for seat, combo in obs.history:
+        if combo is not None:
+            top = combo
+            passes = 0
+        else:
+            if top is not None:
+                no_reply.setdefault(seat, []).append(top)
+            passes += 1
+            if passes >= obs.n_seats - 1:
+                top = None
+                passes = 0
+    return no_reply
+
+
+# ---- the expert's move
+
+
+def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
+    """The expert's Run Fast move (None = pass) and its reason; the search started at ``t0``."""
+    me = obs.seat
+    default, reason = basic.decide(obs, cnt, search.rng)
+    moves = patterns(cnt, obs.top, obs.opening)
+    if not moves or len(moves) == 1:
+        return default, reason
+    size = sum(cnt)
+    if default is not None and default.size == size:
+        return default, reason
+    tracked = track(obs)
+    unseen_rc = rank_counts(tracked.unseen)
+    rc = rank_counts(cnt)
+    plan = best_plan(rc)
+    if obs.top is None and not obs.opening and len(plan.units) <= 4:
+        safe = [u for u in plan.units if unbeatable(u.pattern, unseen_rc)]
+        if safe and len(plan.units) - len(safe) <= 1:
+            u = max(safe, key=lambda u: (u.size, u.value))
+            return u.pattern, because(
+                "endgame_unbeatable", f"endgame: {u.describe()} cannot be beaten; the rest follows",
+                combo=combo_arg(u.pattern),
+            )
+    candidates: list[Pattern | None] = [default]
+    if obs.top is None and not obs.opening:
+        leads = sorted(
+            (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.15 * u.size
+        )
+        for u in leads[:3] + leads[-1:]:
+            if u.pattern not in candidates:
+                candidates.append(u.pattern)
+    else:
+        ranked = sorted(
+            moves,
+            key=lambda m: -(best_plan([a - b for a, b in zip(rc, _slots_rc(m), strict=True)]).score),
+        )
+        add_new(candidates, ranked[:3])
+        add_smallest_bomb(candidates, moves)
+    candidates = candidates[: search.max_candidates]
+    if len(candidates) == 1:
+        return default, reason
+    mine = [units_of(rc) if c is None else units_after(rc, c) for c in candidates]
+    passes = trailing_passes(obs)
+    standing: int | None = None  # R-5.4: the reply bomb standing on this trick
+    for i, (seat, combo) in enumerate(obs.trick):
+        if i > 0 and combo is not None and combo.tier in (1, 2):
+            standing = seat
+    bonuses = list(obs.extra.get("bomb_bonuses", []))
+    sizes = list(obs.hand_sizes)
+
+    def one_sample() -> list[float]:
+        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng)
+        others = {s: units_of(h) for s, h in hands.items()}
+        values: list[float] = []
+        for c, my_units in zip(candidates, mine, strict=True):
+            rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
+            units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]
+            values.append(
+                rollout(
+                    units, rcs, me, obs.top, obs.top_seat, passes,
+                    list(tracked.played_any), list(bonuses), standing, me, c,
+                )
+            )
+        return values
+
+    return search.run(candidates, default, one_sample, t0, reason)
+
+
+def _slots_rc(m: Pattern) -> list[int]:
+    out = [0] * 15
+    for r, n in m.slots:
+        out[r] += n
+    return out
+
+
+__all__ = [
+    "SimUnit",
+    "decide",
+    "fake_cnt",
+    "has_reply",
+    "rollout",
+    "sample_hands",
+    "settle_scores",
+    "track",
+    "unbeatable",
+    "units_after",
+    "units_of",
+]

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database (``cardavia db upgrade``; :mod:`..schema`)."""

@@ -6,7 +6,8 @@ from cardavia.rules.observation import public_event
 from cardavia.table.actions import Action, ActionError, Hint, NextDeal, Pass, Play, Resign, Restart, ReturnCard
 from cardavia.table.ai import AiRequest, decide, decide_safely, hint_of
 from cardavia.table.config import AI, PERSON, SeatConfig, SeatKind, TableConfig
-from cardavia.table.table import DEAL_STARTED, RESIGNED, RESTARTED, TABLE_EVENTS, LogEntry, Table, random_seed
+from cardavia.table.log import DEAL_STARTED, RESIGNED, RESTARTED, TABLE_EVENTS, LogEntry
+from cardavia.table.table import Table, random_seed
 
 #: The games a table can play (the registry's names; kept for old imports).
 GAMES: tuple[str, ...] = GAME_NAMES

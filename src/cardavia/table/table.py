@@ -21,7 +21,6 @@ import logging
 import random
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cardavia.ai.base import Decision, ReturnDecision
@@ -50,44 +49,16 @@ from cardavia.table.actions import (
 )
 from cardavia.table.ai import AiRequest, decide, decide_safely, hint_of
 from cardavia.table.config import PERSON, TableConfig
+from cardavia.table.log import DEAL_STARTED, RESIGNED, RESTARTED, TABLE_EVENTS, Cursor, HistoryCache, LogEntry
 
 log = logging.getLogger("cardavia.table")
 
-#: Log entries that belong to the table, not to a deal (the engine's events are the rest).
-RESTARTED = "restarted"
-RESIGNED = "resigned"
-TABLE_EVENTS = frozenset({RESTARTED, RESIGNED})
-DEAL_STARTED = "deal_started"
 #: Where a table stands: its deal's phase, or closed (resigned).
 TablePhase = Literal["tribute", "play", "over", "closed"]
 _PHASES: dict[Phase, TablePhase] = {PHASE_TRIBUTE: "tribute", PHASE_PLAY: "play", PHASE_OVER: "over"}
 
 #: How many of its own entries (restarts, resignation) a compact table keeps in memory.
 KEEP_OWN = 1
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One entry of a table's log: a sequence number (from 1) and the event's JSON."""
-
-    seq: int
-    event: dict[str, Any]
-
-    @property
-    def kind(self) -> str:
-        return str(self.event.get("event"))
-
-
-@dataclass(slots=True)
-class _Cursor:
-    deal: TrickDeal | None = None
-    logged: int = 0  # how many of deal.events are in the table log
-
-
-@dataclass(slots=True)
-class _HistoryCache:
-    deal: TrickDeal | None = None
-    items: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Table:
@@ -108,8 +79,8 @@ class Table:
         self.series: Series[TrickDeal] = config.rules.new_series(config.seed, keep_finished=keep_finished)
         self._closed = False
         self._own: list[LogEntry] = []  # the table's own recent entries (keep_finished=False)
-        self._cursor = _Cursor()
-        self._history = _HistoryCache()
+        self._cursor = Cursor()
+        self._history = HistoryCache()
 
     # ------------------------------------------------------------------ construction
 
@@ -145,7 +116,7 @@ class Table:
         else:
             event = event_from_json(event_json)
             if isinstance(event, DealStarted):
-                self._cursor = _Cursor(self.series.fold(event), 1)
+                self._cursor = Cursor(self.series.fold(event), 1)
             else:
                 deal = self.deal
                 deal.apply(event)
@@ -446,7 +417,7 @@ class Table:
         return decision_seed(self.config.seed, deal.deal_index, len(deal.plays), seat, deal.phase == PHASE_TRIBUTE)
 
     def _start_deal(self) -> list[LogEntry]:
-        self._cursor = _Cursor(self.series.start_deal(), 0)
+        self._cursor = Cursor(self.series.start_deal(), 0)
         return self._log_new_events()
 
     def _append_table_event(self, event_json: dict[str, Any]) -> list[LogEntry]:

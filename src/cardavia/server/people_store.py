@@ -19,7 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from cardavia.server.store import Store, metadata, tables_table
+from cardavia.server.store import Store, create_missing_tables, metadata, tables_table
 
 OPEN = "open"
 USED = "used"
@@ -55,7 +55,7 @@ class PeopleStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        metadata.create_all(store.engine, tables=[invites_table])
+        create_missing_tables(store.engine, [invites_table])
 
     def add_invite(self, code_hash: str, table_id: str, seat: int | None) -> None:
         """A new open link; earlier open links of the same seat (or spectator link) are

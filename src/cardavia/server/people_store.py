@@ -19,7 +19,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from cardavia.server.store import Store, create_missing_tables, metadata, tables_table
+from cardavia.server.store import Store, metadata, tables_table
 
 OPEN = "open"
 USED = "used"
@@ -51,11 +51,10 @@ def _now() -> datetime:
 
 class PeopleStore:
     """The invite links and seat updates of tables with friends, in a :class:`Store`'s
-    database (the ``invites`` table is created when missing)."""
+    database (the ``invites`` table comes with the schema, migration 0003)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        create_missing_tables(store.engine, [invites_table])
 
     def add_invite(self, code_hash: str, table_id: str, seat: int | None) -> None:
         """A new open link; earlier open links of the same seat (or spectator link) are

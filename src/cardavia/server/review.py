@@ -47,7 +47,7 @@ from cardavia.rules.events import combo_from_json
 from cardavia.rules.observation import history_entry_json
 from cardavia.server.guard import UPLOAD_LIMITS
 from cardavia.server.registry import TABLE_ID_RE, Registry
-from cardavia.server.store import Store, create_missing_tables, metadata, tables_table
+from cardavia.server.store import Store, metadata, tables_table
 from cardavia.table import Table, TableConfig
 
 router = APIRouter(prefix="/api", tags=["review"])
@@ -228,7 +228,6 @@ class Reviews:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        create_missing_tables(store.engine, [reviews_table])
         self._running: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
 
     def cached(self, table_id: str, n: int, seat: int) -> dict[str, Any] | None:

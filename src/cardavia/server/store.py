@@ -562,19 +562,3 @@ class Store:
                 sa.select(tables_table.c.id).where(tables_table.c.closed.is_(False))
             ).scalars()
             return [str(r) for r in rows]
-
-
-def create_missing_tables(engine: sa.Engine, tables: list[sa.Table], tries: int = 5) -> None:
-    """Create ``tables`` where they do not exist yet. Two server processes starting together
-    may both try (PostgreSQL then refuses the second ``CREATE`` with a unique violation on
-    its catalog, SQLite with "already exists" or "locked"): a refused attempt is retried, and
-    a table the other process made counts as made."""
-    for attempt in range(tries):
-        try:
-            for table in tables:
-                table.create(engine, checkfirst=True)
-            return
-        except (sa.exc.IntegrityError, sa.exc.ProgrammingError, sa.exc.OperationalError):
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))

@@ -1,7 +1,7 @@
 // History: the finished matches (Guandan) and sessions (Run Fast) of the tables whose
 // tokens this browser holds, with results, levels or totals, win rates per difficulty,
 // links to their replay and review, and their record as a .jsonl download.
-import { t } from "./i18n.js";
+import { levelName, t } from "./i18n.js";
 import { getJSON } from "./net.js";
 import { h } from "./view.js";
 
@@ -75,7 +75,7 @@ function row(m) {
   const review = h("a", { href: `/replay?table=${encodeURIComponent(m.tableId)}&deal=${last.n}`, "data-testid": "history-review", text: t("history.review") });
   const dl = h("button", { type: "button", class: "chip", "data-testid": "history-download", text: t("history.download") });
   dl.addEventListener("click", () => download(m));
-  const level = t(`difficulty.${m.difficulty}`) + (m.partner ? ` · ${t("history.partner", { level: t(`difficulty.${m.partner}`) })}` : "");
+  const level = levelName(m.difficulty) + (m.partner ? ` · ${t("history.partner", { level: levelName(m.partner) })}` : "");
   return h("tr", { "data-testid": "history-row", "data-table": m.tableId, "data-result": m.result },
     h("td", { text: date }), h("td", { text: t(`game.${m.game}`) }), h("td", { text: level }),
     h("td", {}, h("span", { class: `result result-${m.result}`, text: t(`history.result.${m.result}`) })),
@@ -95,7 +95,7 @@ function stats(matches) {
     } else { s.played += m.deals.length; s.won += m.won; }
   }
   const items = [...by.values()].map((s) => h("li", { "data-testid": "history-rate" },
-    h("strong", { text: `${t(`game.${s.game}`)} · ${t(`difficulty.${s.difficulty}`)}: ` }),
+    h("strong", { text: `${t(`game.${s.game}`)} · ${levelName(s.difficulty)}: ` }),
     s.played ? t(s.game === "guandan" ? "history.rateMatches" : "history.rateDeals", { won: s.won, n: s.played, pct: Math.round((100 * s.won) / s.played) })
       : t("history.noneDecided")));
   ui.stats.replaceChildren(h("h2", { text: t("history.rates") }), h("ul", {}, items));

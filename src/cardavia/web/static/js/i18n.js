@@ -24,6 +24,12 @@ export function has(key) {
 }
 
 /** The short visible rank: "10" for T, jokers as in the catalog. */
+/** An AI level's name: a difficulty in the catalog, else the agent's own name (random,
+ * a learned agent registered with `cardavia serve --agent NAME=PATH`), shown as it is. */
+export function levelName(level) {
+  return has(`difficulty.${level}`) ? t(`difficulty.${level}`) : String(level);
+}
+
 export function rankLabel(rank) {
   if (rank === "T") return "10";
   if (rank === "BJ" || rank === "RJ") return t(`rank.short.${rank}`);

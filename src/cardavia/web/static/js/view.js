@@ -1,6 +1,6 @@
 // Rendering of the public table: seats, the trick, scores, the log, the end-of-deal summary.
 import { cards, isWild, miniCard, rankSymbol, sortHand, tableCard } from "./cards.js";
-import { cardShort, comboName, perspective, placeName, relativeSeat, seatName, t } from "./i18n.js";
+import { cardShort, comboName, levelName, perspective, placeName, relativeSeat, seatName, t } from "./i18n.js";
 
 const POSITIONS = {
   guandan: ["bottom", "right", "top", "left"],
@@ -34,7 +34,7 @@ function lastActions(obs) {
 
 function seatKind(seatInfo) {
   if (!seatInfo || seatInfo.kind === "person") return null;
-  const level = seatInfo.difficulty ? t(`difficulty.${seatInfo.difficulty}`) : "";
+  const level = seatInfo.difficulty ? levelName(seatInfo.difficulty) : "";
   return t("seat.aiLevel", { level });
 }
 

@@ -32,6 +32,7 @@ class Proxy:
         self._tasks: set[asyncio.Task[None]] = set()
         self._server: asyncio.Server | None = None
         self._ready = threading.Event()
+        self._refusing = False
         self._thread = threading.Thread(target=self._run, name="proxy", daemon=True)
         self._thread.start()
         self._ready.wait(10)
@@ -60,6 +61,10 @@ class Proxy:
         assert task is not None
         self._tasks.add(task)
         self.connections += 1
+        if self._refusing:
+            c_writer.close()
+            self._tasks.discard(task)
+            return
         copies: list[asyncio.Task[None]] = []
         b_writer: asyncio.StreamWriter | None = None
         try:
@@ -90,6 +95,22 @@ class Proxy:
             while data := await reader.read(65536):
                 writer.write(data)
                 await writer.drain()
+
+    def cut(self) -> None:
+        """A network fault: every open connection is dropped and new ones are refused until
+        :meth:`resume`."""
+
+        async def drop() -> None:
+            self._refusing = True
+            tasks = list(self._tasks)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(drop(), self._loop).result(10)
+
+    def resume(self) -> None:
+        self._refusing = False
 
     def close(self) -> None:
         async def stop() -> None:

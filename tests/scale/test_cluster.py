@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from cardavia.server import schema
 from cardavia.table import NextDeal, Table, TableConfig
 from tests.scale.conftest import Node
-from tests.server.conftest import Seat
+from tests.server.conftest import Seat, free_port
 from tests.server.ws_client import choose, must_act
 from tests.table.test_table import _act
 
@@ -219,3 +219,52 @@ def test_kill_9_of_the_owner_mid_tribute_the_other_process_finishes_the_deal(nod
     assert result["deals"] == 2
     kinds = [e["event"] for e in b.live.stored_events(table_id)]
     assert "tribute_paid" in kinds or "tribute_cancelled" in kinds
+
+
+def _caught_up(seat: Seat, seq: int, timeout: float) -> int:
+    """Until ``seat`` has seen the table at ``seq`` or later: the seq it shows then."""
+    if seat.last_state is None or seat.last_state["seq"] < seq:
+        seat.recv_until(lambda m: m["type"] == "state" and m["seq"] >= seq, timeout)
+    assert seat.last_state is not None
+    shown: int = seat.last_state["seq"]
+    return shown
+
+
+def test_a_follower_reads_entries_whose_batch_was_lost_on_the_way(
+    nodes: Any, pg_url: str, redis_url: str,
+) -> None:
+    """Pub/sub delivers at most once: while the follower's link to Redis is cut, the
+    owner's batches of that moment never reach it, and no later batch comes while the
+    person thinks. The follower still shows the table as stored, from its periodic
+    comparison with the log."""
+    from tests.scale.proxy import Proxy
+
+    redis_port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+    link = Proxy([redis_port])  # b reaches Redis only through this link
+    a = nodes(pacing=0.0)
+    b = Node(free_port(), pg_url, f"redis://127.0.0.1:{link.port}/0")
+    b.start()
+    created = a.live.create("runfast", seed=12, difficulty="random")
+    table_id, token = created["table_id"], created["token"]
+    on_a = a.live.connect(table_id, token)
+    on_b = b.live.connect(table_id, token)  # b follows a
+    try:
+        on_b.recv()
+        state = _wait_turn(on_a)
+        for _ in range(2):
+            _caught_up(on_b, state["seq"], 10)
+            link.cut()
+            _act_on(on_a, state, 12)
+            state = _wait_turn(on_a)
+            time.sleep(0.3)
+            link.resume()
+            stored = a.live.stored_table(table_id).seq
+            assert stored == state["seq"]
+            assert _caught_up(on_b, stored, 8) == stored
+            if state["observation"]["phase"] == "over":
+                break
+    finally:
+        on_a.close()
+        on_b.close()
+        b.stop()
+        link.close()

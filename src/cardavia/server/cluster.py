@@ -55,6 +55,10 @@ LEASE_MS = 3000
 RENEW_SECONDS = 1.0
 #: How often a follower looks whether its table's owner is still there.
 WATCH_SECONDS = 0.25
+#: How often a follower compares its copies with the stored logs: a batch of entries lost
+#: on the way (pub/sub delivers at most once) is read from the database then, even when no
+#: later batch comes to show the gap.
+AUDIT_SECONDS = 2.0
 #: How long a forwarded action waits for the owner's answer before looking again.
 FORWARD_SECONDS = 1.5
 #: How long a forwarded action keeps trying (an owner dying meanwhile included).
@@ -257,7 +261,7 @@ class Cluster:
     async def _keep(self) -> None:
         """Renew this process's leases; watch the owners of the tables it follows."""
         loop = asyncio.get_running_loop()
-        renewed = 0.0
+        renewed = audited = 0.0
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
@@ -279,8 +283,21 @@ class Cluster:
                     for table_id, value in zip(followed, values, strict=True):
                         if value is None:
                             self.promote_soon(table_id)
+                    if loop.time() - audited >= AUDIT_SECONDS:
+                        audited = loop.time()
+                        await self._audit(followed)
             except (RedisError, OSError) as err:
                 log.warning("Redis: %s", err)
+
+    async def _audit(self, followed: list[str]) -> None:
+        """Read what a followed table's log holds beyond this copy (a lost batch)."""
+        stored = await self.registry.db(self.registry.store.last_seqs, followed)
+        for table_id, last in stored.items():
+            room = self.registry.rooms.get(table_id)
+            if room is not None and table_id not in self.leases and last > room.table.seq:
+                log.info("table %s: %d entries missed on the way; read from the log",
+                         table_id, last - room.table.seq)
+                self._resync_soon(room)
 
     def _lost(self, table_id: str) -> None:
         """The lease went to another process: this copy stops (its clients reconnect)."""

@@ -555,6 +555,16 @@ class Store:
             ).scalar()
         return None if value is None else int(value)
 
+    def last_seqs(self, table_ids: list[str]) -> dict[str, int]:
+        """:meth:`last_seq` of several tables in one query (unknown ids are left out)."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_table.c.id, tables_table.c.last_seq).where(tables_table.c.id.in_(table_ids))
+            ).all()
+        return {str(r.id): int(r.last_seq) for r in rows}
+
     def unfinished_table_ids(self) -> list[str]:
         """The tables nobody resigned from (they resume on demand)."""
         with self.engine.connect() as conn:

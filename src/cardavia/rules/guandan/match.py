@@ -18,36 +18,23 @@ from cardavia.rules.guandan.deal import GuandanDeal, deal_hands
 from cardavia.rules.guandan.levels import DealSettlement
 from cardavia.rules.guandan.levels import settle_deal as settle_deal  # the old home of settle_deal
 from cardavia.rules.guandan.tribute import plan_tribute
-from cardavia.rules.seeds import deal_seed
+from cardavia.rules.series import SeriesBase
 
 
-class GuandanMatch:
+class GuandanMatch(SeriesBase[GuandanDeal]):
     """A level-based match (G-1): team levels, deal levels, tribute between deals.
 
-    Deal ``i`` of a match with seed ``S`` is dealt from :func:`~cardavia.rules.seeds.deal_seed`
-    (``S``, ``i``, restarts so far). ``keep_finished=False`` keeps only the last finished
-    deal in :attr:`finished` (a server whose log is stored elsewhere: memory stays flat).
+    Deals are numbered and shuffled as :class:`~cardavia.rules.series.SeriesBase` says.
     After a match win the next :meth:`start_deal` begins a new match; its deals go on being
     numbered (a restart by a player, G-1.7, numbers from 0 again).
     """
 
     def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
-        self.seed = seed
-        self.keep_finished = keep_finished
+        super().__init__(seed, keep_finished=keep_finished)
         self.levels: list[int] = [2, 2]
         self.deal_level = 2
         self.previous_places: tuple[int, ...] | None = None
         self.match_winner: int | None = None
-        self.deal_count = 0
-        self.restarts = 0
-        self.deal: GuandanDeal | None = None
-        self.finished: list[GuandanDeal] = []
-        self.last: GuandanDeal | None = None
-
-    @staticmethod
-    def deal_seed(match_seed: int, index: int) -> int:
-        """The shuffle seed of deal ``index`` (see :mod:`cardavia.rules.seeds`)."""
-        return deal_seed(match_seed, index)
 
     def _new_match_after_win(self) -> None:
         if self.match_winner is not None:
@@ -56,24 +43,21 @@ class GuandanMatch:
 
     def start_deal(self, seed: int | None = None) -> GuandanDeal:
         """Deal the next deal of the match (a new match after a match win)."""
-        if self.deal is not None and not self.deal.over:
-            raise RulesError("the current deal is not over yet")
+        shuffle = self._shuffle(seed)
         self._new_match_after_win()
-        shuffle = deal_seed(self.seed, self.deal_count, round=self.restarts) if seed is None else seed
         hands, first_leader = deal_hands(shuffle)
         levels = (self.levels[0], self.levels[1])
         if self.previous_places is None:
-            self.deal = GuandanDeal.start(
+            deal = GuandanDeal.start(
                 hands, self.deal_level, seed=shuffle, deal_index=self.deal_count,
                 team_levels=levels, leader=first_leader,
             )
         else:
-            self.deal = GuandanDeal.start(
+            deal = GuandanDeal.start(
                 hands, self.deal_level, seed=shuffle, deal_index=self.deal_count,
                 team_levels=levels, previous_places=self.previous_places,
             )
-        self.deal_count += 1
-        return self.deal
+        return self._dealt(deal)
 
     def fold(self, start: DealStarted) -> GuandanDeal:
         """Rebuild: begin the logged deal ``start`` (its tribute plan from the last places)."""
@@ -81,9 +65,7 @@ class GuandanMatch:
         deal = GuandanDeal(start)
         if start.leader is None and self.previous_places is not None:
             deal.plan = plan_tribute(self.previous_places, start.hands, deal.level)
-        self.deal = deal
-        self.deal_count = start.deal + 1
-        return deal
+        return self._dealt(deal)
 
     def finish_deal(self) -> DealSettlement:
         """Record the finished current deal and move the levels (G-1.3 – G-1.6)."""
@@ -95,10 +77,7 @@ class GuandanMatch:
         self.deal_level = s.next_level
         self.previous_places = tuple(deal.places)
         self.match_winner = s.match_winner
-        if not self.keep_finished:
-            self.finished.clear()
-        self.finished.append(deal)
-        self.last = deal
+        self._settled(deal)
         return s
 
     def _reset_levels(self) -> None:
@@ -107,14 +86,9 @@ class GuandanMatch:
         self.previous_places = None
         self.match_winner = None
 
-    def restart(self) -> None:
-        """G-1.7: both teams back to 2, the current deal discarded; deals numbered from 0."""
+    def _reset_scores(self) -> None:
+        """G-1.7 (:meth:`restart`): both teams back to 2."""
         self._reset_levels()
-        self.deal = None
-        self.deal_count = 0
-        self.restarts += 1
-        self.finished.clear()
-        self.last = None
 
     def to_json(self) -> dict[str, Any]:
         """Levels, the current deal's level, the match winner and the last settlement."""

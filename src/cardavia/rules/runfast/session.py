@@ -15,50 +15,30 @@ from cardavia.rules.errors import RulesError
 from cardavia.rules.events import DealStarted
 from cardavia.rules.runfast.deal import N_SEATS, RunFastDeal, deal_hands
 from cardavia.rules.runfast.settlement import payment, unplayed_bombs
-from cardavia.rules.seeds import deal_seed
+from cardavia.rules.series import SeriesBase
 
 
-class RunFastSession:
+class RunFastSession(SeriesBase[RunFastDeal]):
     """Deal after deal with a running total per seat (R-5.6).
 
-    Deal ``i`` of a session with seed ``S`` is dealt from
-    :func:`~cardavia.rules.seeds.deal_seed` (``S``, ``i``, restarts so far).
-    ``keep_finished=False``: :attr:`finished` holds only the last finished deal.
+    Deals are numbered and shuffled as :class:`~cardavia.rules.series.SeriesBase` says.
     """
 
     def __init__(self, seed: int = 0, *, keep_finished: bool = True) -> None:
-        self.seed = seed
-        self.keep_finished = keep_finished
+        super().__init__(seed, keep_finished=keep_finished)
         self.totals: list[int] = [0] * N_SEATS
-        self.deal_count = 0
-        self.restarts = 0
-        self.deal: RunFastDeal | None = None
-        self.finished: list[RunFastDeal] = []
-        self.last: RunFastDeal | None = None
-
-    @staticmethod
-    def deal_seed(session_seed: int, index: int) -> int:
-        """The shuffle seed of deal ``index`` (see :mod:`cardavia.rules.seeds`)."""
-        return deal_seed(session_seed, index)
 
     def start_deal(self, seed: int | None = None) -> RunFastDeal:
         """Deal the next deal (``seed`` overrides the derived one)."""
-        if self.deal is not None and not self.deal.over:
-            raise RulesError("the current deal is not over yet")
+        shuffle = self._shuffle(seed)
         if self.deal is not None and self.deal is not self.last:
             raise RulesError("settle the finished deal with finish_deal() before the next one")
-        shuffle = deal_seed(self.seed, self.deal_count, round=self.restarts) if seed is None else seed
         hands, _ = deal_hands(shuffle)
-        self.deal = RunFastDeal.start(hands, seed=shuffle, deal_index=self.deal_count)
-        self.deal_count += 1
-        return self.deal
+        return self._dealt(RunFastDeal.start(hands, seed=shuffle, deal_index=self.deal_count))
 
     def fold(self, start: DealStarted) -> RunFastDeal:
         """Rebuild: begin the logged deal ``start``."""
-        deal = RunFastDeal(start)
-        self.deal = deal
-        self.deal_count = start.deal + 1
-        return deal
+        return self._dealt(RunFastDeal(start))
 
     def finish_deal(self) -> list[int]:
         """Add the finished current deal's scores to the running totals; return the scores."""
@@ -69,20 +49,12 @@ class RunFastSession:
             raise RulesError("this deal is already settled into the totals")
         scores = [int(x) for x in deal.result["scores"]]
         self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
-        if not self.keep_finished:
-            self.finished.clear()
-        self.finished.append(deal)
-        self.last = deal
+        self._settled(deal)
         return scores
 
-    def restart(self) -> None:
-        """A new session: totals back to 0, the current deal discarded, deals from 0 again."""
+    def _reset_scores(self) -> None:
+        """A new session (:meth:`restart`): totals back to 0."""
         self.totals = [0] * N_SEATS
-        self.deal = None
-        self.deal_count = 0
-        self.restarts += 1
-        self.finished.clear()
-        self.last = None
 
     def to_json(self) -> dict[str, Any]:
         """The running totals and the last settlement, with each loser's payment explained."""

@@ -7,12 +7,14 @@ deal; the designed 404 pages."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import (
     Live,
@@ -42,7 +44,9 @@ def _check_viewports(page: Page, n_seats: int, where: str) -> None:
     ids = MUST_SHOW + [f"seat-{s}" for s in range(n_seats)]
     for width, height in VIEWPORTS:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(60)  # the fan lays itself out again on resize
+        # the fan lays itself out again on resize (a frame or two; more on a busy machine)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(f"(ids) => ({FITS})(ids).length === 0", arg=ids, timeout=1500)
         problems = page.evaluate(FITS, ids)
         assert not problems, f"{where} at {width}×{height}: {problems}"
 

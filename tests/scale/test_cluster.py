@@ -20,6 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from cardavia.server import schema
+from cardavia.server.limits import Limits
 from cardavia.table import NextDeal, Table, TableConfig
 from tests.scale.conftest import Node
 from tests.server.conftest import Seat, free_port
@@ -268,3 +269,31 @@ def test_a_follower_reads_entries_whose_batch_was_lost_on_the_way(
         on_b.close()
         b.stop()
         link.close()
+
+
+def test_the_new_table_rate_of_one_client_is_shared_by_every_process(nodes: Any, redis_url: str) -> None:
+    """A client creating tables on two processes in turn gets the burst once, not once per
+    process (a token bucket in Redis): beyond it, 429 with a sentence."""
+    import redis
+
+    a, b = nodes(), nodes()
+    shared = redis.Redis.from_url(redis_url)
+    bucket = "cardavia:bucket:create:127.0.0.1"  # this client's (the other tests' too)
+    shared.delete(bucket)
+    burst, rate = Limits().create_burst, Limits().create_rate
+    made = refused = 0
+    started = time.monotonic()
+    with httpx.Client(timeout=30) as http:
+        for i in range(int(burst) + 20):
+            node = (a, b)[i % 2]
+            answer = http.post(f"{node.live.http}/api/tables", json={"game": "runfast", "difficulty": "random"})
+            if answer.status_code == 200:
+                made += 1
+            else:
+                assert answer.status_code == 429 and "too many new tables" in answer.json()["detail"], answer.text
+                refused += 1
+    elapsed = time.monotonic() - started
+    shared.delete(bucket)  # the next tests create tables from this address too
+    shared.close()
+    assert made <= burst + rate * elapsed + 1, (made, elapsed)
+    assert refused >= 20 - rate * elapsed - 1, (refused, elapsed)

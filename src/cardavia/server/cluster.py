@@ -84,6 +84,22 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0
 """
 
+#: A token bucket shared by every process (``burst`` at once, ``rate`` a second), on
+#: Redis's clock: 1 and the tokens left when a token was taken, else 0.
+_BUCKET = """
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('time')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local v = redis.call('hmget', KEYS[1], 'tokens', 'stamp')
+local tokens, stamp = tonumber(v[1]) or burst, tonumber(v[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('pexpire', KEYS[1], math.ceil(burst / math.max(rate, 0.001) * 1000) + 1000)
+return {ok, tostring(tokens)}
+"""
+
 _ACTIONS: dict[str, type[Any]] = {
     "play": Play, "pass": Pass, "return": ReturnCard, "next_deal": NextDeal,
     "restart": Restart, "resign": Resign,
@@ -151,6 +167,7 @@ class Cluster:
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._bucket = self.redis.register_script(_BUCKET)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -182,6 +199,21 @@ class Cluster:
     @staticmethod
     def _table_channel(table_id: str) -> str:
         return f"cardavia:table:{table_id}"
+
+    # ------------------------------------------------------------------ shared limits
+
+    async def take_token(self, name: str, rate: float, burst: float) -> float | None:
+        """Take a token from the bucket ``name`` that all the processes share: None when
+        one was taken, else the seconds until one will be there. If Redis cannot answer,
+        the token is granted (each process's own limits still hold)."""
+        try:
+            ok, left = await self._bucket(keys=[f"cardavia:bucket:{name}"], args=[rate, burst])
+        except (RedisError, OSError) as err:
+            log.warning("Redis: a shared limit could not be checked (%s)", err)
+            return None
+        if int(ok):
+            return None
+        return max(0.0, (1.0 - float(left)) / rate) if rate > 0 else float("inf")
 
     # ------------------------------------------------------------------ ownership
 

@@ -255,6 +255,11 @@ class Registry:
         with friends (the token is the creator's; the other person seats wait for their
         invite links)."""
         self.check_create(config, client)
+        if self.cluster is not None and client is not None:  # the rate over all processes
+            wait = await self.cluster.take_token(
+                f"create:{client}", self.limits.create_rate, self.limits.create_burst)
+            if wait is not None:
+                raise LimitReached(f"too many new tables; wait {max(1, round(wait))} s and try again")
         # dealing takes ~0.1 ms: less than handing it to a thread and back (no AI runs here)
         table = Table.create(config, keep_finished=False)  # finished deals: in the database
         table_id = secrets.token_urlsafe(12)

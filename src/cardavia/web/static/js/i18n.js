@@ -82,7 +82,8 @@ export function relativeSeat(game, seat) {
 
 export function seatName(game, seat) {
   const seats = perspective.seats;
-  if (!seats) return t(`seat.${game}.${seat}`);
+  // a spectator never sees the table "from seat 0's side": no "You", no "Partner"
+  if (!seats) return perspective.spectator ? t("people.seatN", { n: seat + 1 }) : t(`seat.${game}.${seat}`);
   if (!perspective.spectator && seat === perspective.me) return t(`seat.${game}.0`);
   const info = seats.find((s) => s.seat === seat);
   if (info && info.kind === "person" && info.name) return info.name;

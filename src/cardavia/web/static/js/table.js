@@ -49,7 +49,7 @@ const replay = createReplay($("replay"), tableId);
 const people = createPeople({
   root, panel: ui.people, reactions: ui.reactions, tableId,
   send: (msg) => send(msg),
-  rerender: () => { if (S.obs) { S.trickKey = ""; render(); } },  // names may have changed
+  rerender: () => { if (S.obs) { S.trickKey = ""; S.logKey = ""; render(); } },  // names may have changed
   phase: () => (S.obs ? S.obs.phase : null),
 });
 let watching = false;

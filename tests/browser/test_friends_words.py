@@ -1,0 +1,126 @@
+"""The words of a table with friends: a spectator sits on no side, so nothing they see
+says "you", "your team", "partner" or "opponents" (seats, score line, levels, tribute bar,
+end-of-deal settlement, log) in any language; at a table with several people, another
+person's turn says whom the table waits for (or that the bot plays for them), never
+"Thinking…" as for an AI."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from tests.browser.conftest import CATALOGS, LANGS, NO_AUTO_PASS, Live, finish_deal_over_ws, wait_ready
+from tests.browser.test_i18n import english_left
+
+pytestmark = pytest.mark.browser
+
+#: The catalog strings that speak from a seat's side (seat 0's for a spectator, before).
+SIDED_KEYS = (
+    "seat.guandan.0", "seat.guandan.1", "seat.guandan.2", "seat.guandan.3",
+    "scores.usTeam", "scores.themTeam", "summary.weWin.one", "summary.weWin.other",
+    "summary.theyWin.one", "summary.theyWin.other", "summary.levels", "summary.matchWon",
+    "summary.matchLost", "log.tributeYou", "log.returnYou", "tribute.pendingYou",
+    "seat.yourTurn", "turn.yoursLead", "turn.yoursFollow",
+)
+#: What a spectator is shown instead: their pieces ("level", "wins") are not sided.
+NEUTRAL_KEYS = ("team.of", "summary.teamWins.one", "summary.teamWins.other", "summary.teamLevels",
+                "summary.teamWinsMatch", "people.seatN", "log.tribute", "log.return", "tribute.pending")
+#: Where the table shows who is who: seats, score line, levels, tribute bar, summary, log.
+REGIONS = ("#seats", "#my-seat", "#scoreboard", "#scores-body", "#tribute-bar", "#center", "#log",
+           "#turn-banner")
+REGION_TEXT = """(sel) => sel.map((s) => {
+  const el = document.querySelector(s);
+  if (!el) return '';
+  const labels = [...el.querySelectorAll('[aria-label],[title]')]
+    .flatMap((e) => [e.getAttribute('aria-label'), e.getAttribute('title')]).filter(Boolean);
+  return [el.textContent, ...labels].join('\\n');
+}).join('\\n')"""
+
+
+def sided_fragments(lang: str) -> set[str]:
+    """The pieces of the sided strings of ``lang`` (placeholders cut out)."""
+    out: set[str] = set()
+    neutral = "\n".join(CATALOGS[lang][k] for k in NEUTRAL_KEYS)
+    for key in SIDED_KEYS:
+        for piece in re.split(r"\{\w+\}", CATALOGS[lang][key]):
+            piece = piece.strip(" :·—→()%,.!?：，。！…")
+            if piece and piece not in neutral:
+                out.add(piece)
+    return out
+
+
+def sided_words(page: Page, lang: str) -> list[str]:
+    text: str = page.evaluate(REGION_TEXT, list(REGIONS))
+    found = []
+    for piece in sided_fragments(lang):
+        latin = re.search(r"[A-Za-zÀ-ɏ]", piece) is not None
+        pattern = rf"(?<!\w){re.escape(piece)}(?!\w)" if latin else re.escape(piece)
+        if re.search(pattern, text):
+            found.append(piece)
+    return sorted(found)
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    made: list[BrowserContext] = []
+    yield made
+    for ctx in made:
+        ctx.close()
+
+
+def _page(browser: Browser, made: list[BrowserContext]) -> Page:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 657})
+    ctx.add_init_script(NO_AUTO_PASS)
+    made.append(ctx)
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def _look_in_every_language(page: Page, live: Live, table_id: str, where: str) -> None:
+    for lang in LANGS:
+        page.goto(f"{live.http}/table/{table_id}?lang={lang}")
+        wait_ready(page)
+        page.wait_for_function("() => document.querySelector('#table').dataset.viewer === 'spectator'")
+        assert page.locator('[data-testid="summary"], #tribute-bar:not([hidden])').count(), where
+        left = sided_words(page, lang)
+        assert not left, f"the spectator's {where} in {lang} speaks from a side: {left}"
+        text = page.evaluate(REGION_TEXT, list(REGIONS)).replace("Ann", " ")  # a name is no English
+        assert english_left(text, lang) == [], (where, lang)
+
+
+def test_a_spectator_sees_no_side(browser: Browser, live: Live, contexts: list[BrowserContext]) -> None:
+    created = live.create("guandan", seats=["person", "easy", "easy", "easy"], name="Ann", seed=3,
+                          spectators="public", difficulty="easy")
+    table_id = created["table_id"]
+    finish_deal_over_ws(live, table_id, created["token"])
+    spectator = _page(browser, contexts)
+    spectator.goto(f"{live.http}/watch/{created['watch']}")
+    spectator.wait_for_url(f"**/table/{table_id}")
+    wait_ready(spectator)
+    # the end-of-deal settlement: the teams by their seats' names
+    spectator.wait_for_selector('[data-testid="summary"]')
+    summary = spectator.inner_text('[data-testid="summary"]')
+    assert "Ann" in summary and "Seat 3" in summary, summary
+    _look_in_every_language(spectator, live, table_id, "finished deal")
+    # the next deal: the tribute (and returns) on the bar, the first trick under way
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{live.port}/ws/tables/{table_id}?token={created['token']}") as ws:
+        ws.send(json.dumps({"type": "next_deal"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=30))
+            if msg["type"] == "state" and msg["observation"]["deal_index"] == 1 and (
+                msg["observation"]["return_options"] or msg["observation"]["turn"] == 0
+            ):
+                break
+    spectator.goto(f"{live.http}/table/{table_id}?lang=en")
+    wait_ready(spectator)
+    spectator.wait_for_selector("#tribute-bar:not([hidden])")
+    scoreboard = spectator.inner_text("#scoreboard")
+    assert "Ann & Seat 3" in scoreboard and "Seat 2 & Seat 4" in scoreboard, scoreboard
+    _look_in_every_language(spectator, live, table_id, "next deal's tribute")

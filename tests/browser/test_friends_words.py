@@ -124,3 +124,84 @@ def test_a_spectator_sees_no_side(browser: Browser, live: Live, contexts: list[B
     scoreboard = spectator.inner_text("#scoreboard")
     assert "Ann & Seat 3" in scoreboard and "Seat 2 & Seat 4" in scoreboard, scoreboard
     _look_in_every_language(spectator, live, table_id, "next deal's tribute")
+
+
+BADGES = """() => {
+  window.__badges = [];
+  const seen = () => {
+    for (const b of document.querySelectorAll('.turn-badge')) {
+      const seat = b.closest('[data-seat]').dataset.seat;
+      const last = window.__badges[window.__badges.length - 1];
+      if (!last || last.seat !== seat || last.text !== b.textContent) {
+        window.__badges.push({ seat, text: b.textContent, html: b.innerHTML });
+      }
+    }
+  };
+  new MutationObserver(seen).observe(document.querySelector('#table'), { childList: true, subtree: true });
+  seen();
+}"""
+
+
+def test_another_persons_turn_says_whom_the_table_waits_for(
+    browser: Browser, live: Live, contexts: list[BrowserContext]
+) -> None:
+    from tests.browser.test_friends import host_page, join_by_link, play_people
+
+    mate_name = "Bé<i>a</i>"  # a name is text, never markup
+    created = live.create("guandan", seats=["person", "easy", "person", "easy"], name="Ann", seed=1,
+                          grace_seconds=1)
+    table_id = created["table_id"]
+    host_ctx = browser.new_context(viewport={"width": 1366, "height": 657})
+    host_ctx.add_init_script(NO_AUTO_PASS)
+    contexts.append(host_ctx)
+    host, _ = host_page(host_ctx, live, created)
+    host.evaluate(BADGES)
+    mate = _page(browser, contexts)
+    join_by_link(mate, live, f"{live.http}{created['invites'][0]['url']}", mate_name)
+    host.wait_for_function("() => document.querySelector('#table').dataset.waiting === 'false'")
+    pages = {0: host, 2: mate}
+    play_people(live, table_id, pages, lambda: None,
+                until=lambda t: t.seats_to_act() == [2] and len(t.deal.plays) >= 2)
+    waiting = f"Waiting for {mate_name}…"
+    host.wait_for_function("(w) => { const b = document.querySelector('[data-testid=turn-2]');"
+                           " return b && b.textContent === w; }", arg=waiting)
+    assert host.inner_html('[data-testid="turn-2"]') == waiting.replace("<", "&lt;").replace(">", "&gt;")
+    assert mate.inner_text('[data-testid="turn-2"]') == "Your turn"
+    # the mate goes away: after the grace period the bot holds the seat, and says so
+    mate.context.close()
+    contexts.remove(mate.context)
+
+    def stand_in_played(_: object) -> bool:
+        return any(e.get("by") == "stand_in" for e in live.events(table_id))
+
+    play_people(live, table_id, {0: host}, lambda: None,
+                until=lambda t: stand_in_played(t) or t.deal.over)
+    assert stand_in_played(None), "the stand-in never played"
+    host.wait_for_function("(n) => window.cardavia.state.seq >= n", arg=len(live.events(table_id)))
+    badges = host.evaluate("() => window.__badges")
+    by_seat = {(b["seat"], b["text"]) for b in badges}
+    assert ("2", f"The bot plays for {mate_name}…") in by_seat, badges
+    assert ("2", waiting) in by_seat
+    assert ("1", "Thinking…") in by_seat or ("3", "Thinking…") in by_seat, badges  # the AI seats think
+    assert all(b["text"] != "Thinking…" for b in badges if b["seat"] in ("0", "2")), badges
+
+
+def test_a_solo_table_still_thinks(browser: Browser, live: Live, contexts: list[BrowserContext]) -> None:
+    from tests.browser.conftest import open_table
+
+    page = _page(browser, contexts)
+    open_table(page, live, "runfast", seed=4, difficulty="easy")
+    page.evaluate(BADGES)
+    from tests.browser.conftest import click_move, wait_for_me
+    from tests.browser.policy import choose
+
+    for _ in range(3):
+        wait_for_me(page)
+        table_id = page.evaluate("() => window.cardavia.tableId")
+        table = live.table_at(table_id)
+        if table.deal.over:
+            break
+        click_move(page, choose(table.observation(0)))
+    badges = page.evaluate("() => window.__badges")
+    assert any(b["text"] == "Thinking…" for b in badges if b["seat"] != "0"), badges
+    assert all(b["text"] in ("Thinking…", "Your turn") for b in badges), badges

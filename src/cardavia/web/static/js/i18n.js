@@ -68,7 +68,7 @@ export function comboName(combo) {
 /** Whose eyes the table is seen with. A solo table: seat 0's, names from the catalog. A
  * table with friends (people.js sets it): the connection's seat at the bottom (seat 0's
  * for a spectator), people by their names, AI seats by where they sit from here. */
-export const perspective = { me: 0, seats: null, spectator: false, decorate: null };
+export const perspective = { me: 0, seats: null, spectator: false, decorate: null, turnLabel: null };
 
 export function seatCount(game) {
   return game === "guandan" ? 4 : 3;

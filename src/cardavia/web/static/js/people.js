@@ -58,6 +58,15 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     }
   }
 
+  /** Another person's turn: "Waiting for Bea…", or "The bot plays for Bea…" while the
+   * stand-in holds the seat; null for an AI seat (it thinks, as at a solo table). */
+  function turnLabel(seat) {
+    const info = st.room && st.room.seats[seat];
+    if (!info || info.kind !== "person" || info.state === "open") return null;
+    const name = seatName(game(), seat);
+    return t(info.state === "stand_in" ? "seat.botPlays" : "seat.waitingFor", { name });
+  }
+
   function tick() {
     for (const el of document.querySelectorAll(".countdown[data-seat]")) {
       const left = timeLeft(Number(el.dataset.seat));
@@ -143,6 +152,7 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     perspective.spectator = msg.you === null;
     perspective.seats = msg.seats;
     perspective.decorate = decorate;
+    perspective.turnLabel = turnLabel;
     root.dataset.friends = "true";
     root.dataset.viewer = msg.you === null ? "spectator" : "person";
     root.dataset.waiting = msg.waiting ? "true" : "false";

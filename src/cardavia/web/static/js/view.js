@@ -99,7 +99,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     if (!(over && leftovers && leftovers[seat] && !count)) status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
     if (place >= 0) status.append(h("span", { class: "badge place", text: placeName(place + 1) }));
     else if (count > 0 && count <= 2 && obs.phase === "play") status.append(h("span", { class: "badge warn", "data-testid": `warn-${seat}`, text: t("seat.warn", { n: count }) }));
-    if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
+    if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", "data-testid": `turn-${seat}`, text: turnBadge(seat, obs) }));
     if (seat === obs.seat && cantBeat) status.append(h("span", { class: "pass-tag cant-beat", "data-testid": "cant-beat", text: t("seat.cantBeat") }));
     if (action && action.pass) status.append(h("span", { class: "pass-tag", "data-testid": `seat-${seat}-pass`, text: t("seat.passed") }));
     box.append(status);
@@ -108,6 +108,13 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     else out.push(box);
   }
   root.replaceChildren(...out);
+}
+
+/** Whose turn it is, on the seat: yours, an AI thinking, or (a table with friends) the
+ * person the table waits for, or the bot playing for them (perspective.turnLabel). */
+function turnBadge(seat, obs) {
+  if (seat === obs.seat) return t("seat.yourTurn");
+  return (perspective.turnLabel && perspective.turnLabel(seat)) || t("seat.thinking");
 }
 
 const BOMBS = new Set(["bomb", "straight_flush", "joker_bomb", "ace_bomb", "heavenly_bomb"]);

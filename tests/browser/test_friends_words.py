@@ -205,3 +205,32 @@ def test_a_solo_table_still_thinks(browser: Browser, live: Live, contexts: list[
     badges = page.evaluate("() => window.__badges")
     assert any(b["text"] == "Thinking…" for b in badges if b["seat"] != "0"), badges
     assert all(b["text"] in ("Thinking…", "Your turn") for b in badges), badges
+
+
+def test_when_the_creator_leaves_the_next_person_is_host(
+    browser: Browser, live: Live, contexts: list[BrowserContext]
+) -> None:
+    from tests.browser.test_friends import host_page, join_by_link
+
+    created = live.create("runfast", seats=["person", "person", "person"], name="Kai", seed=4)
+    host_ctx = browser.new_context(viewport={"width": 1366, "height": 657})
+    contexts.append(host_ctx)
+    host, _ = host_page(host_ctx, live, created)
+    mate = _page(browser, contexts)
+    join_by_link(mate, live, f"{live.http}{created['invites'][0]['url']}", "Lea")
+    mate.wait_for_selector('[data-testid="host-0"]')
+    assert mate.locator('[data-testid="start-now"]').count() == 0
+    assert "Host" in host.inner_text('[data-testid="people-seat-0"]')
+    host.click('[data-testid="resign"]')
+    host.click('[data-testid="resign-confirm"]')
+    host.wait_for_selector('[data-testid="left-note"]:not([hidden])')
+    # Lea (seat 1) is the host now: her page says so and offers what the creator may do
+    mate.wait_for_selector('[data-testid="host-1"]')
+    assert mate.locator('[data-testid="host-0"]').count() == 0
+    mate.wait_for_selector('[data-testid="start-now"]')
+    assert mate.locator('[data-testid="new-link-2"]').is_visible()
+    mate.click('[data-testid="start-now"]')
+    mate.wait_for_function("() => document.querySelector('#table').dataset.waiting === 'false'")
+    assert mate.locator('[data-testid="new-game"]').is_visible()  # restart is hers too
+    mate.click('[data-testid="resign"]')
+    assert mate.locator('[data-testid="close-table"]').is_visible()

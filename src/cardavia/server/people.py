@@ -535,14 +535,20 @@ class People:
 
     async def resign(self, client: Client) -> bool:
         """A person leaves: the AI takes the seat for good (the last person leaving closes
-        the table). Returns whether the table must close instead (the caller does)."""
+        the table). When the creator leaves, the creator's rights (start, invite, hand a seat
+        to a new invitee, restart, close) pass to the lowest seat still held by a person.
+        Returns whether the table must close instead (the caller does)."""
         seat = client.seat
         async with self.room.lock:
             if self.room.table.closed:
                 client.send_error("not_allowed", "this table is closed; start a new one")
                 return False
-            if [s for s in self.claimed_seats() if s != seat] == []:
+            staying = [s for s in self.claimed_seats() if s != seat]
+            if not staying:
                 return True
+            if seat == self.settings.creator:
+                # the creator's rights pass on: the lowest seat a person still holds
+                self.settings = replace(self.settings, creator=min(staying))
             seats = list(self.config().seats)
             seats[seat] = SeatConfig(seat, AI, self.settings.difficulty, ai_name(seat))
             self.room.token_hashes.pop(seat, None)

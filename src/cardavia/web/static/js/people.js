@@ -45,6 +45,10 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     if (!st.room) return;
     const status = box.querySelector(".seat-status");
     const info = st.room.seats[seat];
+    if (seat === st.room.creator && info && info.kind === "person") {
+      // who may start, invite, restart and close (it passes on when the creator leaves)
+      box.querySelector(".seat-head").append(h("span", { class: "badge host", "data-testid": `host-${seat}`, text: t("people.host") }));
+    }
     if (info && ["away", "stand_in", "open"].includes(info.state)) {
       status.append(h("span", { class: `badge presence presence-${info.state}`, "data-testid": `presence-${seat}`, text: stateText(seat) }));
     }
@@ -111,7 +115,8 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     const items = room.seats.map((s) => {
       const li = h("li", { class: `people-seat state-${s.state}`, "data-testid": `people-seat-${s.seat}` },
         h("bdi", { class: "people-name", text: seatName(game(), s.seat) }), " ",
-        h("span", { class: "people-state", text: stateText(s.seat) }));
+        h("span", { class: "people-state", text: stateText(s.seat) }),
+        s.seat === room.creator ? h("span", { class: "badge host", text: t("people.host") }) : null);
       if (creator && s.state === "open") li.append(linkRow(s.seat, seatName(game(), s.seat)));
       if (creator && s.kind === "ai" && over) {
         const offer = h("button", { type: "button", class: "chip", "data-testid": `offer-${s.seat}`, text: t("people.offer") });

@@ -243,7 +243,9 @@ class Room:
             if hmac.compare_digest(digest, stored):
                 found = seat
         settings = None if self.people is None else self.people.settings
-        watch = None if settings is None or settings.spectators == "off" else settings.watch_hash
+        # a table from before spectators had tokens of their own: the link's code watches
+        legacy = settings is not None and settings.spectators != "off" and not settings.spectator_tokens
+        watch = settings.watch_hash if settings is not None and legacy else None
         if found is None and watch is not None and hmac.compare_digest(digest, watch):
             found = SPECTATOR
         return found

@@ -134,7 +134,14 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
       } else parts.push(h("p", { class: "people-note", text: t("people.hostWillStart") }));
     }
     if (creator && room.spectators !== "off") {
-      parts.push(h("div", { class: "watch-link" }, h("p", { text: t("people.watchLink") }), linkRow("watch", t("people.watchLink"))));
+      const box = h("div", { class: "watch-link" }, h("p", { text: t("people.watchLink") }), linkRow("watch", t("people.watchLink")));
+      if (room.watching > 0) {
+        // each spectator has a token of their own: revoking the link lets them watch on
+        const end = h("button", { type: "button", class: "chip quiet", "data-testid": "end-watching", text: t("people.endWatching") });
+        end.addEventListener("click", () => send({ type: "revoke", target: "spectators" }));
+        box.append(h("p", { class: "watching-count" }, h("span", { "data-testid": "watching-count", text: t("people.watchingCount", { n: room.watching }) }), " ", end));
+      }
+      parts.push(box);
     }
     panel.replaceChildren(...parts);
   }

@@ -13,7 +13,18 @@ import pytest
 from playwright.sync_api import Page
 
 from cardavia.web.lessons import LESSONS, Turn
-from tests.browser.conftest import CATALOGS, CORNER, Live, open_table, shot, visit_table, wait_for_me
+from tests.browser.conftest import (
+    CATALOGS,
+    CORNER,
+    Live,
+    Watch,
+    audit_frames,
+    open_table,
+    shot,
+    visit_table,
+    wait_for_me,
+    wait_ready,
+)
 from tests.browser.test_i18n import check_language
 
 pytestmark = pytest.mark.browser
@@ -217,3 +228,40 @@ def test_new_pages_have_no_english(page: Page, live: Live, lang: str) -> None:
         page.goto(f"{live.http}{path}?lang={lang}")
         page.wait_for_load_state("networkidle")
         check_language(page, lang, path)
+
+
+def test_why_survives_a_reload(page: Page, live: Live, watched: Watch) -> None:
+    """After a reload the AI seats' "why?" on the current trick still answers (the reason
+    comes with the connect frame), and the page shows no card it may not see."""
+    from tests.browser.test_friends import allowed_at, shown
+
+    table_id = open_table(page, live, "guandan", seed=5, difficulty="easy", partner="normal")
+    before: dict[str, str] = {}
+    for _ in range(30):
+        wait_for_me(page)
+        buttons = page.locator(".seat button.why-btn")
+        if buttons.count():
+            for i in range(buttons.count()):
+                b = buttons.nth(i)
+                b.dispatch_event("click")
+                before[str(b.get_attribute("data-testid"))] = page.inner_text('[data-testid="why-text"]')
+            break
+        page.click('[data-testid="hint"]')
+        page.wait_for_function("() => window.cardavia.hints > 0")
+        page.click('[data-testid="play"]' if page.is_enabled('[data-testid="play"]') else '[data-testid="pass"]')
+    assert before, f"no AI play with a reason at table {table_id}"
+    page.reload()
+    wait_ready(page)
+    wait_for_me(page)
+    after: dict[str, str] = {}
+    buttons = page.locator(".seat button.why-btn")
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        b.dispatch_event("click")
+        after[str(b.get_attribute("data-testid"))] = page.inner_text('[data-testid="why-text"]')
+    assert after == before
+    unknown = CATALOGS["en"]["why.unknown"]
+    assert all(" — " in text and "{" not in text and unknown not in text for text in after.values())
+    seq, cards = shown(page)
+    assert cards <= allowed_at(live, table_id, seq, 0)
+    assert audit_frames(watched.frames, live, table_id, 0) >= 1

@@ -162,3 +162,42 @@ def test_ai_plays_carry_their_public_reason(server: LiveServer) -> None:
         if "combo" in args:
             assert e["event"] == "played" and args["combo"]["rank"] == e["combo"]["rank"]
     seat.close()
+
+
+def _ai_in_trick(state: dict[str, Any]) -> bool:
+    obs = state["observation"]
+    return (obs["phase"] == "play" and obs["turn"] == 0
+            and any(a["seat"] != 0 for a in obs.get("trick") or []))
+
+
+def test_a_reconnecting_page_gets_the_ai_reasons_of_the_current_deal(server: LiveServer) -> None:
+    from .leaks import check_no_leaks
+
+    created = server.create("guandan", difficulty="normal", partner="normal", seed=41)
+    table_id = created["table_id"]
+    first = server.connect(table_id, created["token"])
+    state = drive(first, 0, seed=41, until=_ai_in_trick)
+    drive(first, 0, seed=41, until=lambda s: _ai_in_trick(s) and s["seq"] > state["seq"])
+    first.close()
+    events = server.stored_events(table_id)
+    start = max(i for i, e in enumerate(events) if e["event"] == "deal_started")
+    expected: dict[int, dict[str, Any]] = {}
+    for seq, event in enumerate(events[start:], start + 1):
+        if event["event"] in ("played", "passed"):
+            expected[event["seat"]] = {"seat": event["seat"], "seq": seq,
+                                       "pass": event["event"] == "passed",
+                                       "combo": event.get("combo"), "reason": event.get("reason")}
+    expected = {s: r for s, r in expected.items() if r["reason"] is not None}
+    assert expected and 0 not in expected  # the person's moves carry no reason
+    again = server.connect(table_id, created["token"])
+    connect = again.recv_until(lambda m: m["type"] == "state")
+    assert connect["event"] is None and connect["seq"] == len(events)
+    assert connect["reasons"] == [expected[s] for s in sorted(expected)]
+    for r in connect["reasons"]:  # public reasons only: numbers and the combination played
+        assert set(r["reason"]["args"]) <= {"n", "delta", "base", "samples", "combo"}
+    # later frames (an event each) carry the reason with their event instead
+    drive(again, 0, seed=41, until=lambda s: s["event"] is not None and s["event"]["event"] == "played"
+          and s["event"]["seat"] != 0)
+    assert all("reasons" not in m for m in again.received if m["type"] == "state" and m["event"])
+    check_no_leaks(server.stored_config(table_id), server.stored_events(table_id), again.received, 0)
+    again.close()

@@ -288,6 +288,9 @@ class StateMessage(BaseModel):
     match: dict[str, Any]
     seats: list[SeatInfo]
     phase: Literal["tribute", "play", "over", "closed"]
+    #: on (re)connect only (``event`` null): each AI seat's latest public reason of the
+    #: current deal, ``{"seat", "seq", "pass", "combo", "reason": {"key", "args"}}``
+    reasons: list[dict[str, Any]] | None = None
 
 
 class ErrorMessage(BaseModel):

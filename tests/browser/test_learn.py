@@ -265,3 +265,41 @@ def test_why_survives_a_reload(page: Page, live: Live, watched: Watch) -> None:
     seq, cards = shown(page)
     assert cards <= allowed_at(live, table_id, seq, 0)
     assert audit_frames(watched.frames, live, table_id, 0) >= 1
+
+
+def _second_deal_with_a_return(live: Live) -> tuple[str, str]:
+    """A solo Guandan table whose second deal is over, seat 0 having returned a card."""
+    from websockets.sync.client import connect
+
+    from tests.browser.conftest import finish_deal_over_ws
+
+    for seed in range(60, 80):
+        created = live.create("guandan", seed=seed, difficulty="easy", partner="easy")
+        table_id, token = created["table_id"], created["token"]
+        finish_deal_over_ws(live, table_id, token)
+        with connect(f"ws://127.0.0.1:{live.port}/ws/tables/{table_id}?token={token}") as ws:
+            ws.send(json.dumps({"type": "next_deal"}))
+            while True:
+                msg = json.loads(ws.recv(timeout=30))
+                if msg["type"] == "state" and msg["observation"]["deal_index"] == 1:
+                    break
+        if msg["observation"]["return_options"]:
+            finish_deal_over_ws(live, table_id, token)
+            return table_id, token
+    raise AssertionError("no seed gave seat 0 a return card")
+
+
+def test_the_return_card_on_the_review_timeline(page: Page, live: Live) -> None:
+    table_id, token = _second_deal_with_a_return(live)
+    returned = next(e for e in live.events(table_id) if e["event"] == "returned" and e["from"] == 0)
+    visit_table(page, live, (table_id, token))
+    page.locator('[data-testid="review-link"]').click()
+    page.wait_for_function("() => document.querySelector('#replay-page').dataset.review === 'ready'", timeout=120_000)
+    first = page.locator('[data-testid="review-decision"]').first
+    assert first.get_attribute("data-step") == "0"
+    assert "return" in first.inner_text() and returned["card"][0].replace("T", "10") in first.inner_text()
+    label = first.get_attribute("data-label")
+    moment = page.locator('[data-testid="moment"][data-kind="return"]')
+    assert moment.count() == 1 and moment.get_attribute("data-label") == label
+    assert CATALOGS["en"][f"review.label.{label}"] in str(moment.get_attribute("title"))
+    shot(page, "review-return")

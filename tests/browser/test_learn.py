@@ -13,7 +13,18 @@ import pytest
 from playwright.sync_api import Page
 
 from cardavia.web.lessons import LESSONS, Turn
-from tests.browser.conftest import CATALOGS, CORNER, Live, open_table, shot, visit_table, wait_for_me
+from tests.browser.conftest import (
+    CATALOGS,
+    CORNER,
+    Live,
+    Watch,
+    audit_frames,
+    open_table,
+    shot,
+    visit_table,
+    wait_for_me,
+    wait_ready,
+)
 from tests.browser.test_i18n import check_language
 
 pytestmark = pytest.mark.browser
@@ -217,3 +228,78 @@ def test_new_pages_have_no_english(page: Page, live: Live, lang: str) -> None:
         page.goto(f"{live.http}{path}?lang={lang}")
         page.wait_for_load_state("networkidle")
         check_language(page, lang, path)
+
+
+def test_why_survives_a_reload(page: Page, live: Live, watched: Watch) -> None:
+    """After a reload the AI seats' "why?" on the current trick still answers (the reason
+    comes with the connect frame), and the page shows no card it may not see."""
+    from tests.browser.test_friends import allowed_at, shown
+
+    table_id = open_table(page, live, "guandan", seed=5, difficulty="easy", partner="normal")
+    before: dict[str, str] = {}
+    for _ in range(30):
+        wait_for_me(page)
+        buttons = page.locator(".seat button.why-btn")
+        if buttons.count():
+            for i in range(buttons.count()):
+                b = buttons.nth(i)
+                b.dispatch_event("click")
+                before[str(b.get_attribute("data-testid"))] = page.inner_text('[data-testid="why-text"]')
+            break
+        page.click('[data-testid="hint"]')
+        page.wait_for_function("() => window.cardavia.hints > 0")
+        page.click('[data-testid="play"]' if page.is_enabled('[data-testid="play"]') else '[data-testid="pass"]')
+    assert before, f"no AI play with a reason at table {table_id}"
+    page.reload()
+    wait_ready(page)
+    wait_for_me(page)
+    after: dict[str, str] = {}
+    buttons = page.locator(".seat button.why-btn")
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        b.dispatch_event("click")
+        after[str(b.get_attribute("data-testid"))] = page.inner_text('[data-testid="why-text"]')
+    assert after == before
+    unknown = CATALOGS["en"]["why.unknown"]
+    assert all(" — " in text and "{" not in text and unknown not in text for text in after.values())
+    seq, cards = shown(page)
+    assert cards <= allowed_at(live, table_id, seq, 0)
+    assert audit_frames(watched.frames, live, table_id, 0) >= 1
+
+
+def _second_deal_with_a_return(live: Live) -> tuple[str, str]:
+    """A solo Guandan table whose second deal is over, seat 0 having returned a card."""
+    from websockets.sync.client import connect
+
+    from tests.browser.conftest import finish_deal_over_ws
+
+    for seed in range(60, 80):
+        created = live.create("guandan", seed=seed, difficulty="easy", partner="easy")
+        table_id, token = created["table_id"], created["token"]
+        finish_deal_over_ws(live, table_id, token)
+        with connect(f"ws://127.0.0.1:{live.port}/ws/tables/{table_id}?token={token}") as ws:
+            ws.send(json.dumps({"type": "next_deal"}))
+            while True:
+                msg = json.loads(ws.recv(timeout=30))
+                if msg["type"] == "state" and msg["observation"]["deal_index"] == 1:
+                    break
+        if msg["observation"]["return_options"]:
+            finish_deal_over_ws(live, table_id, token)
+            return table_id, token
+    raise AssertionError("no seed gave seat 0 a return card")
+
+
+def test_the_return_card_on_the_review_timeline(page: Page, live: Live) -> None:
+    table_id, token = _second_deal_with_a_return(live)
+    returned = next(e for e in live.events(table_id) if e["event"] == "returned" and e["from"] == 0)
+    visit_table(page, live, (table_id, token))
+    page.locator('[data-testid="review-link"]').click()
+    page.wait_for_function("() => document.querySelector('#replay-page').dataset.review === 'ready'", timeout=120_000)
+    first = page.locator('[data-testid="review-decision"]').first
+    assert first.get_attribute("data-step") == "0"
+    assert "return" in first.inner_text() and returned["card"][0].replace("T", "10") in first.inner_text()
+    label = first.get_attribute("data-label")
+    moment = page.locator('[data-testid="moment"][data-kind="return"]')
+    assert moment.count() == 1 and moment.get_attribute("data-label") == label
+    assert CATALOGS["en"][f"review.label.{label}"] in str(moment.get_attribute("title"))
+    shot(page, "review-return")

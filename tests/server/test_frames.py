@@ -19,6 +19,7 @@ from cardavia.server.messages import SeatInfo, StateMessage
 from cardavia.server.registry import Registry
 from cardavia.server.rooms import PersonFirst, Room, token_hash
 from cardavia.server.store import Store, events_table, tables_table
+from cardavia.server.why import latest_reasons
 from cardavia.server.ws import parse_frame, to_action
 from cardavia.table import Table, TableConfig
 
@@ -40,7 +41,10 @@ class CheckingClient:
         table = self.room.table
         seq = frame["seq"]
         event = None if frame["event"] is None else table.public_event(table.entry(seq), self.seat)
+        # a connect frame also carries the AI seats' reasons (server/why.py)
+        reasons = {"reasons": latest_reasons(table.log)} if event is None else {}
         expected = StateMessage(
+            type="state",
             table_id=self.room.table_id,
             seq=seq,
             observation=table.observation_json(self.seat),
@@ -48,7 +52,8 @@ class CheckingClient:
             match=table.match_json(),
             seats=[SeatInfo(**s) for s in table.seats_json()],
             phase=table.phase,  # type: ignore[arg-type]
-        ).model_dump_json()
+            **reasons,
+        ).model_dump_json(exclude_unset=True)
         assert text == expected
         assert StateMessage.model_validate_json(text).seq == seq
         self.frames.append(frame)

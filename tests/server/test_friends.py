@@ -143,10 +143,12 @@ def test_seat_token_of_another_table_and_spectators_cannot_act(live: LiveServer)
     # the seat token of table a reads nothing of table b either
     other_record = f"{live.http}/api/tables/{b['table_id']}/record"
     assert httpx.get(other_record, headers={"X-Cardavia-Token": a["token"]}, timeout=10).status_code == 403
-    # a revoked spectator link closes the spectators and opens nothing more
+    # a revoked spectator link opens nothing more; ending the watching closes the spectators
     host.send({"type": "revoke", "target": "watch"})
-    assert spectator.recv_until(lambda m: m["type"] == "error")["code"] == "auth"
+    host.recv_until(lambda m: m["type"] == "revoked")
     assert httpx.post(f"{live.http}/api/watch/{a['watch']}", timeout=10).status_code == 410
+    host.send({"type": "revoke", "target": "spectators"})
+    assert spectator.recv_until(lambda m: m["type"] == "error")["code"] == "auth"
     host.close()
 
 
@@ -262,7 +264,8 @@ def test_reactions_are_fixed_rate_limited_and_for_everyone(live: LiveServer) -> 
     joined = join_ok(live, created["invites"][0]["code"], "Jo")
     host = live.connect(created["table_id"], created["token"])
     jo = live.connect(created["table_id"], joined["token"])
-    spec = live.connect(created["table_id"], created["watch"])
+    watch = httpx.post(f"{live.http}/api/watch/{created['watch']}", timeout=10).json()["token"]
+    spec = live.connect(created["table_id"], watch)
     host.send({"type": "react", "reaction": "nice"})
     for conn in (jo, spec, host):
         got = conn.recv_until(lambda m: m["type"] == "reaction")

@@ -162,3 +162,85 @@ def test_ai_plays_carry_their_public_reason(server: LiveServer) -> None:
         if "combo" in args:
             assert e["event"] == "played" and args["combo"]["rank"] == e["combo"]["rank"]
     seat.close()
+
+
+def _ai_in_trick(state: dict[str, Any]) -> bool:
+    obs = state["observation"]
+    return (obs["phase"] == "play" and obs["turn"] == 0
+            and any(a["seat"] != 0 for a in obs.get("trick") or []))
+
+
+def test_a_reconnecting_page_gets_the_ai_reasons_of_the_current_deal(server: LiveServer) -> None:
+    from .leaks import check_no_leaks
+
+    created = server.create("guandan", difficulty="normal", partner="normal", seed=41)
+    table_id = created["table_id"]
+    first = server.connect(table_id, created["token"])
+    state = drive(first, 0, seed=41, until=_ai_in_trick)
+    drive(first, 0, seed=41, until=lambda s: _ai_in_trick(s) and s["seq"] > state["seq"])
+    first.close()
+    events = server.stored_events(table_id)
+    start = max(i for i, e in enumerate(events) if e["event"] == "deal_started")
+    expected: dict[int, dict[str, Any]] = {}
+    for seq, event in enumerate(events[start:], start + 1):
+        if event["event"] in ("played", "passed"):
+            expected[event["seat"]] = {"seat": event["seat"], "seq": seq,
+                                       "pass": event["event"] == "passed",
+                                       "combo": event.get("combo"), "reason": event.get("reason")}
+    expected = {s: r for s, r in expected.items() if r["reason"] is not None}
+    assert expected and 0 not in expected  # the person's moves carry no reason
+    again = server.connect(table_id, created["token"])
+    connect = again.recv_until(lambda m: m["type"] == "state")
+    assert connect["event"] is None and connect["seq"] == len(events)
+    assert connect["reasons"] == [expected[s] for s in sorted(expected)]
+    for r in connect["reasons"]:  # public reasons only: numbers and the combination played
+        assert set(r["reason"]["args"]) <= {"n", "delta", "base", "samples", "combo"}
+    # later frames (an event each) carry the reason with their event instead
+    drive(again, 0, seed=41, until=lambda s: s["event"] is not None and s["event"]["event"] == "played"
+          and s["event"]["seat"] != 0)
+    assert all("reasons" not in m for m in again.received if m["type"] == "state" and m["event"])
+    check_no_leaks(server.stored_config(table_id), server.stored_events(table_id), again.received, 0)
+    again.close()
+
+
+def _deal_with_a_return(server: LiveServer) -> tuple[str, str, Any]:
+    """A solo Guandan table whose second deal seat 0 played out after returning a card."""
+    for seed in range(60, 80):
+        created = server.create("guandan", difficulty="easy", partner="easy", seed=seed)
+        seat = server.connect(created["table_id"], created["token"])
+        drive(seat, 0, seed=seed, until=deal_over)
+        state = answer(seat, 0, {"type": "next_deal"})
+        if state["observation"]["phase"] != "tribute" or not state["observation"]["return_options"]:
+            seat.close()
+            continue
+        drive(seat, 0, seed=seed, until=deal_over)
+        return created["table_id"], created["token"], seat
+    raise AssertionError("no seed gave seat 0 a return card")
+
+
+def test_the_return_card_is_reviewed_as_a_key_moment(server: LiveServer) -> None:
+    table_id, token, seat = _deal_with_a_return(server)
+    events = server.stored_events(table_id)
+    returned = next(i for i, e in enumerate(events) if e["event"] == "returned" and e["from"] == 0)
+    response = _review(server, table_id, 1, token)
+    assert response.status_code == 200, response.text
+    review = response.json()
+    first = review["decisions"][0]
+    assert first["kind"] == "return" and first["action"] == 0 and first["seq"] == returned + 1
+    assert all(d["kind"] == "play" for d in review["decisions"][1:]) and len(review["decisions"]) > 5
+    assert first["played"] == {"seat": 0, "card": events[returned]["card"], "to": events[returned]["to"]}
+    # the expert's card is one the seat could return then (G-3.5), with its reason and loss
+    truth = Table(server.stored_config(table_id))
+    for event in events[:returned]:
+        truth.fold(event)
+    options = {str(c) for c in truth.deal.return_options(0)}
+    assert first["best"]["card"] in options and first["best"]["to"] == first["played"]["to"]
+    assert first["label"] in LABELS and first["loss"] >= 0
+    assert first["reason_key"] == "return_least_missed" and first["reason_args"]["card"] == first["best"]["card"]
+    if first["best"] == first["played"]:
+        assert first["loss"] == 0 and first["label"] == "good"
+    # no hidden card: only the seat's own hand then, and the public cards
+    allowed = _allowed_cards(server, table_id, 0)
+    for d in review["decisions"]:
+        assert not set(iter_cards(d)) - allowed[d["seq"]], d
+    seat.close()

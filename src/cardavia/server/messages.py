@@ -112,7 +112,7 @@ class JoinResponse(BaseModel):
 
 
 class WatchResponse(BaseModel):
-    """``POST /api/watch/{code}``: the spectator's token (the link's code)."""
+    """``POST /api/watch/{code}``: the spectator's own token (a new one for each call)."""
 
     table_id: str
     token: str
@@ -242,7 +242,7 @@ class InviteRequest(_ClientFrame):
 
 class RevokeRequest(_ClientFrame):
     type: Literal["revoke"]
-    target: Target
+    target: Target | Literal["spectators"]  # "spectators": end everyone watching
 
 
 class CloseRequest(_ClientFrame):
@@ -288,6 +288,9 @@ class StateMessage(BaseModel):
     match: dict[str, Any]
     seats: list[SeatInfo]
     phase: Literal["tribute", "play", "over", "closed"]
+    #: on (re)connect only (``event`` null): each AI seat's latest public reason of the
+    #: current deal, ``{"seat", "seq", "pass", "combo", "reason": {"key", "args"}}``
+    reasons: list[dict[str, Any]] | None = None
 
 
 class ErrorMessage(BaseModel):

@@ -133,6 +133,9 @@ class PeopleSettings:
     spectators: str = "off"
     creator: int = 0
     watch_hash: str | None = None  # the spectator link's hash (None: no open link)
+    #: Spectators get tokens of their own (tables created before: the link's code itself
+    #: is also the spectators' token while the link is open)
+    spectator_tokens: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -142,6 +145,7 @@ class PeopleSettings:
             "spectators": self.spectators,
             "creator": self.creator,
             "watch_hash": self.watch_hash,
+            "spectator_tokens": self.spectator_tokens,
         }
 
     @staticmethod
@@ -156,6 +160,7 @@ class PeopleSettings:
             spectators=spectators if spectators in SPECTATE_CHOICES else "off",
             creator=int(data.get("creator", 0)),
             watch_hash=None if watch is None else str(watch),
+            spectator_tokens=data.get("spectator_tokens") is True,
         )
 
 
@@ -196,6 +201,11 @@ class People:
         self._wake: asyncio.TimerHandle | None = None
         self._reactions: dict[int, TokenBucket] = {}
         self._shown = ""
+        #: hashes of spectator tokens known to watch (the database has them all)
+        self._watchers: set[str] = set()
+        #: spectator connections opened with the link's code itself (tables from before
+        #: spectators had tokens of their own): they end with the link
+        self.legacy: set[Client] = set()
 
     # ------------------------------------------------------------------ reading
 
@@ -260,6 +270,30 @@ class People:
             has_reply=None, can_pass=False,
         )
         return data
+
+    async def is_watching(self, token: str | None) -> bool:
+        """Whether ``token`` is a spectator token of this table that still watches."""
+        from cardavia.server.rooms import token_hash
+
+        if not token or len(token) > 256 or self.settings.spectators == "off":
+            return False
+        digest = token_hash(token)
+        if digest in self._watchers:
+            return True
+        if await self.db.run(self.db.store.is_watcher, digest, self.table_id):
+            self._watchers.add(digest)
+            return True
+        return False
+
+    async def admit_watcher(self) -> str:
+        """A new spectator's own token (stored as its hash)."""
+        from cardavia.server.rooms import token_hash
+
+        token = secrets.token_urlsafe(24)
+        digest = token_hash(token)
+        await self.db.run(self.db.store.add_watcher, digest, self.table_id)
+        self._watchers.add(digest)
+        return token
 
     def may_read_record(self, seat: int | None) -> bool:
         """Whether a viewer (a seat, SPECTATOR) may read the finished deals' hands."""
@@ -508,7 +542,12 @@ class People:
         if not self._creator_only(client, "revoke a link"):
             return
         async with self.room.lock:
-            if target == "watch":
+            if target == "spectators":
+                # everyone watching stops: their tokens end (the link, if open, stays)
+                await self.db.run(self.db.store.end_watchers, self.table_id)
+                self._watchers.clear()
+                self._drop_spectators(everyone=True)
+            elif target == "watch":
                 self.settings = replace(self.settings, watch_hash=None)
                 await self.db.run(self.db.store.revoke, self.table_id, None)
                 await self._save()
@@ -522,10 +561,15 @@ class People:
         client.send(json.dumps({"type": "revoked", "target": target}))
         self.update()
 
-    def _drop_spectators(self) -> None:
+    def _drop_spectators(self, *, everyone: bool = False) -> None:
+        """Close the spectators watching with the link's code (the link changed), or
+        ``everyone`` watching (their tokens ended)."""
         for c in list(self.room.clients.get(SPECTATOR, ())):
-            c.send_error("auth", "the spectator link was replaced or revoked")
-            c.close(4401)
+            if everyone or c in self.legacy:
+                c.send_error("auth", "the table's creator ended the watching" if everyone
+                             else "the spectator link was replaced or revoked")
+                c.close(4401)
+                self.legacy.discard(c)
 
     async def close(self, client: Client) -> None:
         """The creator closes the table for everybody."""
@@ -535,14 +579,20 @@ class People:
 
     async def resign(self, client: Client) -> bool:
         """A person leaves: the AI takes the seat for good (the last person leaving closes
-        the table). Returns whether the table must close instead (the caller does)."""
+        the table). When the creator leaves, the creator's rights (start, invite, hand a seat
+        to a new invitee, restart, close) pass to the lowest seat still held by a person.
+        Returns whether the table must close instead (the caller does)."""
         seat = client.seat
         async with self.room.lock:
             if self.room.table.closed:
                 client.send_error("not_allowed", "this table is closed; start a new one")
                 return False
-            if [s for s in self.claimed_seats() if s != seat] == []:
+            staying = [s for s in self.claimed_seats() if s != seat]
+            if not staying:
                 return True
+            if seat == self.settings.creator:
+                # the creator's rights pass on: the lowest seat a person still holds
+                self.settings = replace(self.settings, creator=min(staying))
             seats = list(self.config().seats)
             seats[seat] = SeatConfig(seat, AI, self.settings.difficulty, ai_name(seat))
             self.room.token_hashes.pop(seat, None)

@@ -29,7 +29,7 @@ from cardavia.server.people import (
     friends_of,
     new_code,
 )
-from cardavia.server.people_store import OPEN, REVOKED, stored_seats
+from cardavia.server.people_store import OPEN, REVOKED, TOKEN_STATES, stored_seats
 from cardavia.server.registry import NEW_TABLE_HOLD_SECONDS, TRACKED_CLIENTS, LimitReached, Registry
 from cardavia.server.rooms import token_hash
 from cardavia.table import AI, PERSON, SeatConfig, TableConfig
@@ -106,7 +106,7 @@ async def create_friends_table(body: CreateTableRequest, request: Request, seed:
     settings = PeopleSettings(
         difficulty=body.difficulty, grace=body.grace_seconds, turn_timer=body.turn_timer,
         spectators=body.spectators, creator=0,
-        watch_hash=None if watch is None else token_hash(watch),
+        watch_hash=None if watch is None else token_hash(watch), spectator_tokens=True,
     )
     client = request.client.host if request.client is not None else None
     table_id, token, _ = await registry.create(config, client, friends=settings)
@@ -131,7 +131,7 @@ async def _open_link(request: Request, code: str, *, seat_link: bool) -> tuple[s
         raise HTTPException(status_code=404, detail="there is no such link")
     digest = token_hash(code)
     invite = await registry.db(registry.people_db.store.find, digest)
-    if invite is None or (invite.seat is not None) != seat_link:
+    if invite is None or (invite.seat is not None) != seat_link or invite.state in TOKEN_STATES:
         raise HTTPException(status_code=404, detail="there is no such link")
     if invite.state != OPEN:
         why = "was revoked by the table's creator" if invite.state == REVOKED else "has been used already"
@@ -182,7 +182,9 @@ async def join(code: str, body: JoinRequest, request: Request) -> JoinResponse:
 
 @router.post("/watch/{code}", response_model=WatchResponse, responses=_LINK)
 async def watch(code: str, request: Request) -> WatchResponse:
-    """Open a spectator link: the token to watch with is the link's code."""
+    """Open a spectator link: a token of the spectator's own (stored as its hash), good for
+    watching this table only; it outlives the link (the creator ends it with ``revoke``
+    ``"spectators"``)."""
     table_id, _, digest = await _open_link(request, code, seat_link=False)
     registry = _registry(request)
     room = await registry.get(table_id)
@@ -191,7 +193,8 @@ async def watch(code: str, request: Request) -> WatchResponse:
     try:
         if people is None or watch_hash is None or not hmac.compare_digest(watch_hash, digest):
             raise HTTPException(status_code=410, detail="this link was revoked by the table's creator")
-        return WatchResponse(table_id=table_id, token=code, game=people.config().game)
+        token = await people.admit_watcher()
+        return WatchResponse(table_id=table_id, token=token, game=people.config().game)
     finally:
         if room is not None:
             registry.release(room)
@@ -206,7 +209,10 @@ async def check_record(request: Request, table_id: str) -> None:
     if room is not None and not room.broken:
         if room.people is None:
             return
-        if room.people.may_read_record(room.seat_for_token(token)):
+        seat = room.seat_for_token(token)
+        if seat is None and await room.people.is_watching(token):
+            seat = SPECTATOR
+        if room.people.may_read_record(seat):
             return
     else:
         if not 8 <= len(table_id) <= 64:
@@ -214,18 +220,10 @@ async def check_record(request: Request, table_id: str) -> None:
         stored = await registry.db(stored_seats, registry.store, table_id)
         if stored is None:
             return
-        config, hashes = stored
-        settings = friends_of(config)
+        settings = friends_of(stored[0])
         if settings is None:
             return
-        seat: int | None = None
-        if token and len(token) <= 256:
-            digest = token_hash(token)
-            for s, h in hashes.items():
-                if hmac.compare_digest(h, digest):
-                    seat = s
-            if seat is None and settings.watch_hash and hmac.compare_digest(settings.watch_hash, digest):
-                seat = SPECTATOR
+        seat = await _stored_viewer(registry, table_id, settings, stored[1], token)
         if seat is not None and (seat != SPECTATOR or settings.spectators == "hands"):
             return
     raise HTTPException(
@@ -233,3 +231,25 @@ async def check_record(request: Request, table_id: str) -> None:
         detail="the hands of this table are shown to its players only (send your token in "
         "the X-Cardavia-Token header)",
     )
+
+
+async def _stored_viewer(
+    registry: Registry, table_id: str, settings: PeopleSettings, hashes: dict[int, str],
+    token: str | None,
+) -> int | None:
+    """The seat (or SPECTATOR) a token holds at a table not in memory, or None."""
+    if not token or len(token) > 256:
+        return None
+    digest = token_hash(token)
+    seat: int | None = None
+    for s, h in hashes.items():
+        if hmac.compare_digest(h, digest):
+            seat = s
+    if seat is not None or settings.spectators == "off":
+        return seat
+    legacy = settings.watch_hash if not settings.spectator_tokens else None
+    if legacy is not None and hmac.compare_digest(legacy, digest):
+        return SPECTATOR
+    if await registry.db(registry.people_db.store.is_watcher, digest, table_id):
+        return SPECTATOR
+    return None

@@ -1,8 +1,12 @@
-"""What a table with friends stores besides its log: invite links and changed seats.
+"""What a table with friends stores besides its log: invite links, spectator tokens and
+changed seats.
 
 An invite code is kept only as its hash (like the seat tokens), in the ``invites`` table:
 one row per link, with the table and the seat it opens (``seat`` NULL: the table's
-spectator link) and its state (``open``, ``used``, ``revoked``). Who sits where — the
+spectator link) and its state (``open``, ``used``, ``revoked``). Each spectator who opens
+the spectator link gets a token of their own, kept the same way (a row with ``seat``
+NULL and the state ``watcher``; ``ended`` once the creator ends the watching): it opens
+nothing but a spectator's connection to that table, and outlives the link. Who sits where — the
 seat kinds and names of the config, the token hashes — is the ``tables`` row itself, updated
 when a seat is claimed, handed to the AI or offered to a new invitee.
 
@@ -24,6 +28,10 @@ from cardavia.server.store import Store, metadata, tables_table
 OPEN = "open"
 USED = "used"
 REVOKED = "revoked"
+#: A spectator's own token (not a link): watching, or ended by the creator.
+WATCHER = "watcher"
+ENDED = "ended"
+TOKEN_STATES = frozenset({WATCHER, ENDED})
 
 invites_table = sa.Table(
     "invites",
@@ -80,6 +88,29 @@ class PeopleStore:
         """Revoke the open link of a seat (or the spectator link); how many were open."""
         with self.store.engine.begin() as conn:
             return int(conn.execute(self._revoke_statement(table_id, seat)).rowcount or 0)
+
+    def add_watcher(self, token_hash: str, table_id: str) -> None:
+        """A spectator's own token (its hash) for ``table_id``."""
+        with self.store.engine.begin() as conn:
+            conn.execute(
+                invites_table.insert(),
+                {"code_hash": token_hash, "table_id": table_id, "seat": None, "state": WATCHER,
+                 "created_at": _now()},
+            )
+
+    def is_watcher(self, token_hash: str, table_id: str) -> bool:
+        """Whether the hash is a spectator token of ``table_id`` that still watches."""
+        invite = self.find(token_hash)
+        return invite is not None and invite.table_id == table_id and invite.state == WATCHER
+
+    def end_watchers(self, table_id: str) -> int:
+        """End every spectator token of the table; how many were watching."""
+        with self.store.engine.begin() as conn:
+            return int(conn.execute(
+                invites_table.update()
+                .where(invites_table.c.table_id == table_id, invites_table.c.state == WATCHER)
+                .values(state=ENDED)
+            ).rowcount or 0)
 
     def find(self, code_hash: str) -> Invite | None:
         with self.store.engine.connect() as conn:

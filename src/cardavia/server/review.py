@@ -42,11 +42,14 @@ import sqlalchemy as sa
 from fastapi import APIRouter, HTTPException, Request
 
 from cardavia.ai.review import judge
+from cardavia.cards import Card
+from cardavia.observation import Observation
 from cardavia.record import replay_records
 from cardavia.rules.events import combo_from_json
 from cardavia.rules.observation import history_entry_json
 from cardavia.server.guard import UPLOAD_LIMITS
 from cardavia.server.registry import TABLE_ID_RE, Registry
+from cardavia.server.review_return import judge_return
 from cardavia.server.store import Store, metadata, tables_table
 from cardavia.table import Table, TableConfig
 
@@ -150,8 +153,9 @@ def _deal_item(
 
 
 def compute_review(config: dict[str, Any], events: list[dict[str, Any]], n: int, seat: int) -> dict[str, Any]:
-    """The review of deal ``n`` (a finished one) for ``seat``: every play decision of the
-    seat judged from its own observation at that moment. Pure: runs in the review process."""
+    """The review of deal ``n`` (a finished one) for ``seat``: its tribute return card
+    (Guandan, server/review_return.py) and every play decision of the seat, judged from its
+    own observation at that moment. Pure: runs in the review process."""
     spans = deal_spans(events)
     span = spans[n]
     assert span.end is not None
@@ -161,6 +165,9 @@ def compute_review(config: dict[str, Any], events: list[dict[str, Any]], n: int,
     action = 0
     for i, event in enumerate(events[: span.end + 1]):
         kind = event.get("event")
+        if i > span.start and kind == "returned" and event.get("from") == seat:
+            seed = _review_seed(table_config.seed, n, i, seat)
+            decisions.append(_judge_return(table.observation(seat), event, i, seed))
         if i > span.start and kind in PLAY_EVENTS:
             if event.get("seat") == seat:
                 obs = table.observation(seat)
@@ -169,6 +176,7 @@ def compute_review(config: dict[str, Any], events: list[dict[str, Any]], n: int,
                 decisions.append({
                     "seq": i + 1,
                     "action": action,
+                    "kind": "play",
                     "played": history_entry_json(seat, played),
                     "best": history_entry_json(seat, j.best),
                     "loss": j.loss,
@@ -179,6 +187,22 @@ def compute_review(config: dict[str, Any], events: list[dict[str, Any]], n: int,
             action += 1
         table.fold(event)
     return {"deal": n, "seat": seat, "game": table_config.game, "decisions": decisions}
+
+
+def _judge_return(obs: Observation, event: dict[str, Any], index: int, seed: int) -> dict[str, Any]:
+    """The review entry of the seat's tribute return card (before the deal's first action)."""
+    j = judge_return(obs, Card.parse(str(event["card"])), seed=seed)
+    return {
+        "seq": index + 1,
+        "action": 0,
+        "kind": "return",
+        "played": {"seat": obs.seat, "card": str(j.played), "to": j.to},
+        "best": {"seat": obs.seat, "card": str(j.best), "to": j.to},
+        "loss": j.loss,
+        "label": j.label,
+        "reason_key": j.reason.key,
+        "reason_args": j.reason.args,
+    }
 
 
 def _review_seed(seed: int, n: int, index: int, seat: int) -> int:

@@ -43,6 +43,7 @@ from cardavia.server.people import (
     PeopleDB,
     PeopleSettings,
 )
+from cardavia.server.why import latest_reasons
 from cardavia.server.worker import HINT_PRIORITY, MOVE_PRIORITY, JobRunner
 from cardavia.table import Action, ActionError, LogEntry, Resign, Restart, Table, decide, decide_safely, hint_of
 
@@ -243,7 +244,9 @@ class Room:
             if hmac.compare_digest(digest, stored):
                 found = seat
         settings = None if self.people is None else self.people.settings
-        watch = None if settings is None or settings.spectators == "off" else settings.watch_hash
+        # a table from before spectators had tokens of their own: the link's code watches
+        legacy = settings is not None and settings.spectators != "off" and not settings.spectator_tokens
+        watch = settings.watch_hash if settings is not None and legacy else None
         if found is None and watch is not None and hmac.compare_digest(digest, watch):
             found = SPECTATOR
         return found
@@ -486,10 +489,14 @@ class Room:
                     c.send(text)
 
     def _state_text(self, seat: int, entry: LogEntry | None, seq: int) -> str:
-        """The ``state`` frame (a :class:`StateMessage`) of ``seat`` after ``entry``."""
+        """The ``state`` frame (a :class:`StateMessage`) of ``seat`` after ``entry``; on
+        (re)connect (no entry) with the AI seats' latest public reasons (server/why.py)."""
         viewer = None if seat == SPECTATOR else seat
         event = None if entry is None else self.table.public_event(entry, viewer)
-        return self._frame(seq, event, self._state_parts(seat))
+        text = self._frame(seq, event, self._state_parts(seat))
+        if entry is None:
+            text = f'{text[:-1]},"reasons":{_json(latest_reasons(self.table.log))}}}'
+        return text
 
     def _state_parts(self, seat: int) -> tuple[str, str, str]:
         """The JSON text of the seat's observation, of the match and of the phase."""

@@ -119,6 +119,9 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
         await _refuse(ws, "not_found", f"there is no table {table_id!r}", CLOSE_NOT_FOUND)
         return
     seat = room.seat_for_token(token)
+    legacy = seat == SPECTATOR  # the spectator link's code itself (tables from before)
+    if seat is None and room.people is not None and await room.people.is_watching(token):
+        seat = SPECTATOR  # a spectator's own token
     if seat is None:
         registry.release(room)
         reason = "a token is required" if not token else "the token is not valid for this table"
@@ -134,11 +137,15 @@ async def table_socket(ws: WebSocket, table_id: str, token: str | None = None) -
             f"{who} already have the most connections at once; close a tab", CLOSE_POLICY,
         )
         return
+    if legacy and room.people is not None:
+        room.people.legacy.add(client)
     try:
         await _serve(ws, room, client)
     except (WebSocketDisconnect, CommitFailed):
         pass
     finally:
+        if room.people is not None:
+            room.people.legacy.discard(client)
         room.leave(client)
         await client.finish()
         registry.release(room)

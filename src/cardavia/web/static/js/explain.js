@@ -20,8 +20,10 @@ export function reasonText(key, args = {}) {
   return t(k, vars);
 }
 
-/** A play or pass of a record/history entry ({seat, pass} or {seat, cards, combo}) named. */
+/** A play or pass of a record/history entry ({seat, pass} or {seat, cards, combo}) named,
+ * or a review's return card ({seat, card, to}). */
 export function moveName(entry) {
+  if (entry && entry.card) return t("review.returnCard", { card: cardShort(card(entry.card)) });  // a tribute return
   if (!entry || entry.pass) return t("review.pass");
   return comboName(entry.combo);
 }

@@ -74,7 +74,7 @@ export function comboName(combo) {
 /** Whose eyes the table is seen with. A solo table: seat 0's, names from the catalog. A
  * table with friends (people.js sets it): the connection's seat at the bottom (seat 0's
  * for a spectator), people by their names, AI seats by where they sit from here. */
-export const perspective = { me: 0, seats: null, spectator: false, decorate: null };
+export const perspective = { me: 0, seats: null, spectator: false, decorate: null, turnLabel: null };
 
 export function seatCount(game) {
   return game === "guandan" ? 4 : 3;
@@ -88,7 +88,8 @@ export function relativeSeat(game, seat) {
 
 export function seatName(game, seat) {
   const seats = perspective.seats;
-  if (!seats) return t(`seat.${game}.${seat}`);
+  // a spectator never sees the table "from seat 0's side": no "You", no "Partner"
+  if (!seats) return perspective.spectator ? t("people.seatN", { n: seat + 1 }) : t(`seat.${game}.${seat}`);
   if (!perspective.spectator && seat === perspective.me) return t(`seat.${game}.0`);
   const info = seats.find((s) => s.seat === seat);
   if (info && info.kind === "person" && info.name) return info.name;

@@ -45,6 +45,10 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     if (!st.room) return;
     const status = box.querySelector(".seat-status");
     const info = st.room.seats[seat];
+    if (seat === st.room.creator && info && info.kind === "person") {
+      // who may start, invite, restart and close (it passes on when the creator leaves)
+      box.querySelector(".seat-head").append(h("span", { class: "badge host", "data-testid": `host-${seat}`, text: t("people.host") }));
+    }
     if (info && ["away", "stand_in", "open"].includes(info.state)) {
       status.append(h("span", { class: `badge presence presence-${info.state}`, "data-testid": `presence-${seat}`, text: stateText(seat) }));
     }
@@ -56,6 +60,15 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     if (bubble && bubble.until > performance.now()) {
       box.append(h("span", { class: "bubble", "data-testid": `reaction-${seat}`, role: "status", text: t(`react.${bubble.reaction}`) }));
     }
+  }
+
+  /** Another person's turn: "Waiting for Bea…", or "The bot plays for Bea…" while the
+   * stand-in holds the seat; null for an AI seat (it thinks, as at a solo table). */
+  function turnLabel(seat) {
+    const info = st.room && st.room.seats[seat];
+    if (!info || info.kind !== "person" || info.state === "open") return null;
+    const name = seatName(game(), seat);
+    return t(info.state === "stand_in" ? "seat.botPlays" : "seat.waitingFor", { name });
   }
 
   function tick() {
@@ -102,7 +115,8 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     const items = room.seats.map((s) => {
       const li = h("li", { class: `people-seat state-${s.state}`, "data-testid": `people-seat-${s.seat}` },
         h("bdi", { class: "people-name", text: seatName(game(), s.seat) }), " ",
-        h("span", { class: "people-state", text: stateText(s.seat) }));
+        h("span", { class: "people-state", text: stateText(s.seat) }),
+        s.seat === room.creator ? h("span", { class: "badge host", text: t("people.host") }) : null);
       if (creator && s.state === "open") li.append(linkRow(s.seat, seatName(game(), s.seat)));
       if (creator && s.kind === "ai" && over) {
         const offer = h("button", { type: "button", class: "chip", "data-testid": `offer-${s.seat}`, text: t("people.offer") });
@@ -120,7 +134,14 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
       } else parts.push(h("p", { class: "people-note", text: t("people.hostWillStart") }));
     }
     if (creator && room.spectators !== "off") {
-      parts.push(h("div", { class: "watch-link" }, h("p", { text: t("people.watchLink") }), linkRow("watch", t("people.watchLink"))));
+      const box = h("div", { class: "watch-link" }, h("p", { text: t("people.watchLink") }), linkRow("watch", t("people.watchLink")));
+      if (room.watching > 0) {
+        // each spectator has a token of their own: revoking the link lets them watch on
+        const end = h("button", { type: "button", class: "chip quiet", "data-testid": "end-watching", text: t("people.endWatching") });
+        end.addEventListener("click", () => send({ type: "revoke", target: "spectators" }));
+        box.append(h("p", { class: "watching-count" }, h("span", { "data-testid": "watching-count", text: t("people.watchingCount", { n: room.watching }) }), " ", end));
+      }
+      parts.push(box);
     }
     panel.replaceChildren(...parts);
   }
@@ -143,6 +164,7 @@ export function createPeople({ root, panel, reactions, send, rerender, tableId, 
     perspective.spectator = msg.you === null;
     perspective.seats = msg.seats;
     perspective.decorate = decorate;
+    perspective.turnLabel = turnLabel;
     root.dataset.friends = "true";
     root.dataset.viewer = msg.you === null ? "spectator" : "person";
     root.dataset.waiting = msg.waiting ? "true" : "false";

@@ -95,13 +95,17 @@ function renderBoard() {
 function renderTimeline() {
   const record = R.deals[R.index].record;
   const total = Math.max(1, record.actions.length);
-  const marks = moments(record);
-  for (const d of (R.review && R.review.decisions) || []) {
-    if (d.label !== "good") marks.push({ step: d.action, kind: d.label });
+  const decisions = (R.review && R.review.decisions) || [];
+  const judged = decisions.find((d) => d.kind === "return");
+  // the return card is a key moment; once reviewed it carries the expert's label
+  const marks = moments(record).map((m) => (m.kind === "return" && judged ? { ...m, label: judged.label } : m));
+  for (const d of decisions) {
+    if (d.label !== "good" && d.kind !== "return") marks.push({ step: d.action, kind: d.label });
   }
   ui.timeline.replaceChildren(h("span", { class: "timeline-line" }), ...marks.map((m) => {
-    const b = h("button", { type: "button", class: `moment moment-${m.kind}`, "data-testid": "moment", "data-kind": m.kind, "data-step": m.step,
-      title: t(`review.moment.${m.kind}`), "aria-label": `${t(`review.moment.${m.kind}`)} · ${t("replay.step", { i: m.step, n: record.actions.length })}` });
+    const name = m.label ? `${t(`review.moment.${m.kind}`)} · ${t(`review.label.${m.label}`)}` : t(`review.moment.${m.kind}`);
+    const b = h("button", { type: "button", class: `moment moment-${m.kind}${m.label ? ` moment-${m.label}` : ""}`, "data-testid": "moment", "data-kind": m.kind, "data-label": m.label, "data-step": m.step,
+      title: name, "aria-label": `${name} · ${t("replay.step", { i: m.step, n: record.actions.length })}` });
     b.style.left = `${(100 * m.step) / total}%`;
     b.addEventListener("click", () => go(m.step));
     return b;

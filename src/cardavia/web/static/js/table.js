@@ -49,7 +49,7 @@ const replay = createReplay($("replay"), tableId);
 const people = createPeople({
   root, panel: ui.people, reactions: ui.reactions, tableId,
   send: (msg) => send(msg),
-  rerender: () => { if (S.obs) { S.trickKey = ""; render(); } },  // names may have changed
+  rerender: () => { if (S.obs) { S.trickKey = ""; S.logKey = ""; render(); } },  // names may have changed
   phase: () => (S.obs ? S.obs.phase : null),
 });
 let watching = false;
@@ -805,10 +805,14 @@ function setRulesLinks(game) {
 
 // ---------------------------------------------------------------------------- why did the AI do that?
 
-/** The reason each AI seat gave for its latest play or pass (from the frames' events:
- * public only, the server keeps no combination the AI did not play). */
+/** The reason each AI seat gave for its latest play or pass (from the frames' events, and
+ * on (re)connect from the state frame's `reasons`: public only, the server keeps no
+ * combination the AI did not play). */
 const whys = new Map();
 function noteWhy(msg) {
+  for (const r of msg.reasons || []) {
+    if (r.seat !== S.obs.seat) whys.set(r.seat, { deal: S.obs.deal_index, pass: r.pass, combo: r.combo || null, reason: r.reason || null });
+  }
   const ev = msg.event;
   if (!ev || !["played", "passed"].includes(ev.event) || ev.seat === S.obs.seat) return;
   whys.set(ev.seat, { deal: S.obs.deal_index, pass: ev.event === "passed", combo: ev.combo || null, reason: ev.reason || null });

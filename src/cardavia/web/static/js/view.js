@@ -47,6 +47,13 @@ export function myTeam() {
   return perspective.me % 2;
 }
 
+/** A Guandan team (0: seats 0 and 2, 1: seats 1 and 3) by name: "your team" / "opponents"
+ * seen from a seat; for a spectator, who sits on no side, its two seats ("Ann & Seat 3"). */
+export function teamName(game, team) {
+  if (perspective.spectator) return t("team.of", { a: seatName(game, team), b: seatName(game, team + 2) });
+  return t(team === myTeam() ? "scores.usTeam" : "scores.themTeam");
+}
+
 /**
  * The seats: the opponents (and partner) around the felt in `root`, your own plate in
  * `mine`. Card backs and counts; a "pass" tag after a pass in this trick; the places; a
@@ -92,7 +99,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     if (!(over && leftovers && leftovers[seat] && !count)) status.append(h("span", { class: "count", "data-testid": `count-${seat}`, text: t("seat.cards", { n: count }) }));
     if (place >= 0) status.append(h("span", { class: "badge place", text: placeName(place + 1) }));
     else if (count > 0 && count <= 2 && obs.phase === "play") status.append(h("span", { class: "badge warn", "data-testid": `warn-${seat}`, text: t("seat.warn", { n: count }) }));
-    if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", text: seat === obs.seat ? t("seat.yourTurn") : t("seat.thinking") }));
+    if (isTurn && !(seat === obs.seat && cantBeat)) status.append(h("span", { class: "badge turn-badge", "data-testid": `turn-${seat}`, text: turnBadge(seat, obs) }));
     if (seat === obs.seat && cantBeat) status.append(h("span", { class: "pass-tag cant-beat", "data-testid": "cant-beat", text: t("seat.cantBeat") }));
     if (action && action.pass) status.append(h("span", { class: "pass-tag", "data-testid": `seat-${seat}-pass`, text: t("seat.passed") }));
     box.append(status);
@@ -101,6 +108,13 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
     else out.push(box);
   }
   root.replaceChildren(...out);
+}
+
+/** Whose turn it is, on the seat: yours, an AI thinking, or (a table with friends) the
+ * person the table waits for, or the bot playing for them (perspective.turnLabel). */
+function turnBadge(seat, obs) {
+  if (seat === obs.seat) return t("seat.yourTurn");
+  return (perspective.turnLabel && perspective.turnLabel(seat)) || t("seat.thinking");
 }
 
 const BOMBS = new Set(["bomb", "straight_flush", "joker_bomb", "ace_bomb", "heavenly_bomb"]);
@@ -141,8 +155,8 @@ export function renderScoreboard(root, obs, match) {
     const lv = obs.level || match?.deal_level || "2";
     const us = myTeam();
     root.replaceChildren(
-      h("span", { class: "sb-item" }, `${t("scores.usTeam")} `, h("strong", { text: levelText(levels[us]) })),
-      h("span", { class: "sb-item" }, `${t("scores.themTeam")} `, h("strong", { text: levelText(levels[1 - us]) })),
+      h("span", { class: "sb-item" }, h("bdi", { text: teamName(obs.game, us) }), " ", h("strong", { text: levelText(levels[us]) })),
+      h("span", { class: "sb-item" }, h("bdi", { text: teamName(obs.game, 1 - us) }), " ", h("strong", { text: levelText(levels[1 - us]) })),
       h("span", { class: "sb-item", "data-testid": "deal-level" }, `${t("table.dealLevel", { level: levelText(lv) })} · ${t("table.wildNote", { card: cardShort(cards([`${lv}h`])[0]) })}`),
     );
   } else {
@@ -177,13 +191,21 @@ export function renderSummary(obs, match) {
     // match.last_settlement carries level symbols; the raw result carries rank values
     const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result || {};
     const team = s.winner_team;
+    const game = obs.game;
+    const side = perspective.spectator;  // a spectator: the teams by their seats, not "us" and "them"
     if (team !== undefined && team !== null) {
-      box.append(h("p", { text: t(team === myTeam() ? "summary.weWin" : "summary.theyWin", { n: s.advance }) }));
+      box.append(h("p", { text: side ? t("summary.teamWins", { team: teamName(game, team), n: s.advance })
+        : t(team === myTeam() ? "summary.weWin" : "summary.theyWin", { n: s.advance }) }));
     }
     if (s.levels && s.levels.length === 2) {
-      box.append(h("p", { text: t("summary.levels", { us: levelText(s.levels[myTeam()]), them: levelText(s.levels[1 - myTeam()]) }) }));
+      box.append(h("p", { text: side
+        ? t("summary.teamLevels", { a: teamName(game, 0), x: levelText(s.levels[0]), b: teamName(game, 1), y: levelText(s.levels[1]) })
+        : t("summary.levels", { us: levelText(s.levels[myTeam()]), them: levelText(s.levels[1 - myTeam()]) }) }));
     }
-    if (over) box.append(h("p", { class: "match-result", text: t(match.match_winner === myTeam() ? "summary.matchWon" : "summary.matchLost") }));
+    if (over) {
+      box.append(h("p", { class: "match-result", text: side ? t("summary.teamWinsMatch", { team: teamName(game, match.match_winner) })
+        : t(match.match_winner === myTeam() ? "summary.matchWon" : "summary.matchLost") }));
+    }
     else if (s.next_level !== undefined && s.next_level !== null) box.append(h("p", { text: t("summary.nextLevel", { level: levelText(s.next_level) }) }));
   } else {
     const s = match?.last_settlement && match.last_settlement.deal === obs.deal_index ? match.last_settlement : obs.result;
@@ -231,8 +253,8 @@ export function renderScores(title, body, obs, match) {
     title.textContent = t("scores.levels");
     const levels = match?.levels || obs.team_levels || ["2", "2"];
     const rows = [
-      [t("scores.usTeam"), levelText(levels[myTeam()])],
-      [t("scores.themTeam"), levelText(levels[1 - myTeam()])],
+      [teamName(obs.game, myTeam()), levelText(levels[myTeam()])],
+      [teamName(obs.game, 1 - myTeam()), levelText(levels[1 - myTeam()])],
       [t("scores.dealLevel"), levelText(match?.deal_level || obs.level || "2")],
     ];
     body.replaceChildren(h("dl", { class: "levels" }, rows.map(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })])));

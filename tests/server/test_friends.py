@@ -358,14 +358,20 @@ def test_guessed_codes_are_refused_and_rate_limited(tmp_path: Path) -> None:
         statuses = []
         import secrets
 
+        started = time.monotonic()
         for i in range(100):
             guess = secrets.token_urlsafe(24)
             if i % 2:
                 statuses.append(httpx.post(f"{base}/api/join/{guess}", json={"name": "x"}, timeout=10).status_code)
             else:
                 statuses.append(httpx.get(f"{base}/api/join/{guess}", timeout=10).status_code)
+        elapsed = time.monotonic() - started
         assert set(statuses) <= {404, 429}
-        assert statuses.count(429) >= 70, statuses
+        # a burst, then the rate: on a busy machine the 100 tries take longer and refill more
+        limits = Limits()
+        allowed = limits.join_burst + limits.join_rate * elapsed + 1
+        assert statuses.count(404) <= allowed and statuses.count(429) >= 70 - limits.join_rate * elapsed, (
+            statuses, elapsed)
         # once limited, even the real code waits (the limit is per client, not per code)
         assert httpx.post(f"{base}/api/join/{real['invites'][0]['code']}", json={"name": "Lu"},
                           timeout=10).status_code == 429

@@ -80,7 +80,9 @@ def test_the_page_reconnects_through_the_balancer_after_kill_9_of_its_owner(
         click_move(page, choose(live.table_at(table_id, seq(page)).observation(0)))
         recovered = time.monotonic() - killed
         print(f"the page played again {recovered:.2f} s after the kill")
-        assert recovered < 5, f"the page played again {recovered:.1f} s after the kill"
+        # the lease expires within 3 s of the kill (test_cluster checks the table moves on in
+        # < 5 s); the page adds its reconnect back-off and the person's click: 3.7 s measured
+        assert recovered < 6, f"the page played again {recovered:.1f} s after the kill"
         play_until_over(page, live, table_id)
         assert _status(page) == "open"
         assert page.evaluate("() => document.querySelector('#error').textContent") == ""

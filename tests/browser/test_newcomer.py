@@ -1,0 +1,118 @@
+"""What a newcomer meets on a phone (360×740, 390×844) and a laptop (1280×720), checked
+where a first walk through the site found it broken: the whole settlement readable at the
+end of a deal, the tribute return's button on one line, greyed cards that hide the one
+under them, the log's sentences about you. Screenshots go to tests/artifacts/ (newcomer-*)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import (
+    CATALOGS,
+    Live,
+    click_move,
+    finish_deal_over_ws,
+    open_drawer,
+    seq,
+    shot,
+    ui_state,
+    visit_table,
+    wait_after,
+    wait_for_me,
+)
+from tests.browser.policy import choose, seat0_owes_return, simulate_to_second_deal
+
+pytestmark = pytest.mark.browser
+
+PHONES = [(360, 740), (390, 844)]
+SIZES = [*PHONES, (1280, 720)]
+FITS = (Path(__file__).parent / "fits.js").read_text("utf-8")
+
+#: Where the settlement box stands, and whether any of it is hidden (cut off or scrolled away).
+SUMMARY_BOX = """() => {
+  const c = document.querySelector('#center'), f = document.querySelector('#felt').getBoundingClientRect();
+  const r = c.getBoundingClientRect();
+  return { hidden: c.scrollHeight - c.clientHeight, top: r.top, bottom: r.bottom, feltTop: f.top, feltBottom: f.bottom,
+           sortShown: !!document.querySelector('.sort').offsetParent };
+}"""
+
+
+def _resize(page: Page, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(150)
+
+
+def test_a_deal_then_its_tribute_on_phones(page: Page, live: Live) -> None:
+    """Deal 1 ends with seat 0 owing a return in deal 2 (G-3): the settlement fits, the
+    return button reads on one line, the greyed cards are opaque, the log says "You return"."""
+    seed = next(s for s in range(40) if seat0_owes_return(simulate_to_second_deal(s)))
+    created = live.create("guandan", seed=seed, difficulty="easy", partner="normal")
+    finish_deal_over_ws(live, created["table_id"], created["token"])
+    visit_table(page, live, (created["table_id"], created["token"]))
+    assert ui_state(page) == "deal-over"
+    for width, height in SIZES:
+        _resize(page, width, height)
+        box = page.evaluate(SUMMARY_BOX)
+        assert box["hidden"] <= 1, f"{width}×{height}: {box['hidden']} px of the settlement are cut off"
+        assert box["feltTop"] <= box["top"] and box["bottom"] <= box["feltBottom"] + 0.5, box
+        assert not box["sortShown"], "sort buttons shown for a hand without cards"
+        assert page.evaluate(FITS, ["next-deal", "summary"]) == []
+        shot(page, f"newcomer-deal-over-{width}x{height}")
+
+    before = seq(page)
+    page.click('[data-testid="next-deal"]')
+    wait_after(page, before)
+    wait_for_me(page)
+    assert ui_state(page) == "tribute"
+    move = choose(live.table_at(created["table_id"], seq(page)).observation(0))
+    assert move.kind == "return"
+    page.locator(f'#hand button.card[data-card="{move.cards[0]}"]').first.click(position={"x": 6, "y": 10})
+    button = page.locator('[data-testid="return-confirm"]')
+    assert button.is_enabled()
+    for width, height in SIZES:
+        _resize(page, width, height)
+        assert page.evaluate(FITS, ["hand", "hint", "return-confirm", "trick"]) == [], f"{width}×{height}"
+        size = button.evaluate(
+            "(b) => ({ over: b.scrollWidth - b.clientWidth, h: b.getBoundingClientRect().height,"
+            " line: parseFloat(getComputedStyle(b).lineHeight) || 24 })")
+        assert size["over"] <= 0 and size["h"] < 1.8 * size["line"] + 16, f"{width}×{height}: {size}"
+        hint = page.locator('[data-testid="hint"]').evaluate("(b) => b.scrollWidth - b.clientWidth")
+        assert hint <= 0, f"{width}×{height}: the Hint label is cut off"
+        shot(page, f"newcomer-return-{width}x{height}")
+    # a greyed card is opaque: it never shows the card under it through itself
+    looks = page.eval_on_selector_all(
+        "#hand button.card.ineligible",
+        "(bs) => bs.map((b) => [getComputedStyle(b).opacity, getComputedStyle(b.querySelector('.paper')).fill])")
+    assert looks and all(o == "1" for o, _ in looks)
+    assert {f for _, f in looks} != {"rgb(255, 255, 255)"}, "greyed cards look like the others"
+
+    before = seq(page)
+    page.click('[data-testid="return-confirm"]')
+    wait_after(page, before)
+    open_drawer(page)
+    log = page.inner_text("#log")
+    en = CATALOGS["en"]
+    assert en["log.returnYou"].split("{")[0] in log
+    assert "You returns" not in log and "You pays" not in log
+
+
+def test_the_log_speaks_to_you_in_every_language(page: Page, live: Live) -> None:
+    """The return line about your own card uses the "you" sentence in each catalog."""
+    seed = next(s for s in range(40) if seat0_owes_return(simulate_to_second_deal(s)))
+    created = live.create("guandan", seed=seed, difficulty="easy", partner="normal")
+    table = (created["table_id"], created["token"])
+    finish_deal_over_ws(live, *table)
+    visit_table(page, live, table)
+    before = seq(page)
+    page.click('[data-testid="next-deal"]')
+    wait_after(page, before)
+    wait_for_me(page)
+    click_move(page, choose(live.table_at(created["table_id"], seq(page)).observation(0)))
+    for lang, catalog in CATALOGS.items():
+        visit_table(page, live, table, f"?lang={lang}")
+        open_drawer(page)
+        returned = page.inner_text("#log .log-return")
+        assert returned.startswith(catalog["log.returnYou"].split("{")[0].strip()), (lang, returned)

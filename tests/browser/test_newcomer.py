@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 from tests.browser.conftest import (
     CATALOGS,
     Live,
+    Tables,
     click_move,
     finish_deal_over_ws,
     open_drawer,
@@ -116,3 +117,30 @@ def test_the_log_speaks_to_you_in_every_language(page: Page, live: Live) -> None
         open_drawer(page)
         returned = page.inner_text("#log .log-return")
         assert returned.startswith(catalog["log.returnYou"].split("{")[0].strip()), (lang, returned)
+
+
+TABS_ON_SCREEN = """() => {
+  const tabs = document.querySelector('.tabs');
+  const out = [...tabs.querySelectorAll('.tab')].filter((a) => {
+    const r = a.getBoundingClientRect();
+    return !r.width || r.left < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight;
+  }).map((a) => a.id);
+  if (tabs.scrollWidth > tabs.clientWidth + 1) out.push('the tabs scroll sideways');
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", list(CATALOGS))
+def test_every_tab_is_on_a_phone_screen(page: Page, live: Live, tables: Tables, lang: str) -> None:
+    """Table, Full rules, Learn and History can all be seen and tapped on a phone (History
+    used to hide past the screen's edge), and the table still needs no scrolling."""
+    for width, height in PHONES:
+        _resize(page, width, height)
+        page.goto(f"{live.http}/learn?lang={lang}")
+        assert page.evaluate(TABS_ON_SCREEN) == [], f"{lang} at {width}px"
+        visit_table(page, live, tables.playing_guandan, f"?lang={lang}")
+        page.wait_for_selector("#hand button.card")
+        assert page.evaluate(TABS_ON_SCREEN) == [], f"{lang} table at {width}px"
+        ids = ["hand", "play", "pass", "hint", "trick", "seat-0", "seat-1", "seat-2", "seat-3"]
+        page.wait_for_function(f"(ids) => ({FITS})(ids).length === 0", arg=ids, timeout=3000)
+    shot(page, f"newcomer-tabs-{lang}-390")

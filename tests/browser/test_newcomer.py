@@ -8,21 +8,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import (
     CATALOGS,
+    NO_AUTO_PASS,
     Live,
     Tables,
     click_move,
     finish_deal_over_ws,
     open_drawer,
+    open_table,
     seq,
     shot,
     ui_state,
     visit_table,
     wait_after,
     wait_for_me,
+    wait_ready,
 )
 from tests.browser.policy import choose, seat0_owes_return, simulate_to_second_deal
 
@@ -144,3 +147,86 @@ def test_every_tab_is_on_a_phone_screen(page: Page, live: Live, tables: Tables, 
         ids = ["hand", "play", "pass", "hint", "trick", "seat-0", "seat-1", "seat-2", "seat-3"]
         page.wait_for_function(f"(ids) => ({FITS})(ids).length === 0", arg=ids, timeout=3000)
     shot(page, f"newcomer-tabs-{lang}-390")
+
+
+#: The trick's plays (cards and label) inside the felt and clear of every seat box; every
+#: badge of a seat on one line. [] when all is well.
+TRICK_CLEAR = """() => {
+  const out = [], felt = document.querySelector('#felt').getBoundingClientRect();
+  const seats = [...document.querySelectorAll('#seats .seat')];
+  const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  for (const p of document.querySelectorAll('#trick .trick-play')) {
+    const r = p.getBoundingClientRect(), who = p.querySelector('.trick-label').textContent;
+    if (r.top < felt.top - 0.5 || r.bottom > felt.bottom + 0.5
+        || r.left < felt.left - 0.5 || r.right > felt.right + 0.5)
+      out.push(`${who}: outside the felt (${Math.round(r.bottom)} > ${Math.round(felt.bottom)})`);
+    for (const s of seats) if (meets(r, s.getBoundingClientRect())) out.push(`${who}: over seat ${s.dataset.seat}`);
+  }
+  for (const b of document.querySelectorAll('#seats .badge')) {
+    const line = parseFloat(getComputedStyle(b).lineHeight) || 20;
+    if (b.getBoundingClientRect().height > 1.6 * line) out.push(`badge "${b.textContent}" wraps`);
+  }
+  return out;
+}"""
+
+
+def _trick_clear(page: Page, where: str) -> None:
+    for width, height in SIZES:
+        _resize(page, width, height)
+        problems = page.evaluate(TRICK_CLEAR)
+        assert not problems, f"{where} at {width}×{height}: {problems}"
+
+
+def test_the_trick_stays_on_the_felt_while_playing(page: Page, live: Live) -> None:
+    """Two five-card straights in the trick on a 360 px phone used to push the top play
+    and its label below the felt; checked after each of the first moves of a deal."""
+    table_id = open_table(page, live, "guandan", seed=5, difficulty="easy", partner="normal")
+    for move in range(12):
+        wait_for_me(page)
+        if ui_state(page) != "playing":
+            break
+        _trick_clear(page, f"before move {move}")
+        if move == 0:
+            _resize(page, 360, 740)
+            shot(page, "newcomer-trick-360x740")
+        click_move(page, choose(live.table_at(table_id, seq(page)).observation(0)))
+
+
+def test_waiting_for_a_person_fits_the_top_seat(browser: Browser, live: Live) -> None:
+    """A table with friends on a phone: while it is Ann's turn, her top seat's badges stay
+    on one line and the seat box ends above the trick (it used to wrap "Waiting for Ann…")."""
+    created = live.create("guandan", seats=["person", "easy", "person", "normal"], name="Ann",
+                          seed=1, turn_timer=30)
+    contexts = [browser.new_context(viewport={"width": 360, "height": 740}) for _ in range(2)]
+    try:
+        for c in contexts:
+            c.add_init_script(NO_AUTO_PASS)
+        ann, bea = (c.new_page() for c in contexts)
+        ann.goto(f"{live.http}/")
+        ann.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                     [f"cardavia.token.{created['table_id']}", created["token"]])
+        ann.goto(f"{live.http}/table/{created['table_id']}")
+        wait_ready(ann)
+        bea.goto(f"{live.http}/join/{created['invites'][0]['code']}")
+        bea.fill('[data-testid="join-name"]', "Bea")
+        with bea.expect_navigation():
+            bea.click('[data-testid="join-button"]')
+        wait_ready(bea)
+        bea.wait_for_function(
+            "() => { const o = window.cardavia.state.observation; return o.phase === 'play' && o.turn === 0"
+            " && document.querySelector('[data-testid=\"turn-0\"]'); }")
+        assert bea.locator('[data-testid="seat-0"]').evaluate("(s) => s.classList.contains('pos-top')")
+        _trick_clear(bea, "Bea waits for Ann")
+        # the count, the turn cue and the timer side by side: one line under the fan
+        _resize(bea, 360, 740)
+        tops = bea.eval_on_selector_all(
+            '[data-testid="seat-0"] .seat-status > :not(.fan)',
+            "(es) => es.filter((e) => e.offsetParent).map((e) => Math.round(e.getBoundingClientRect().top))")
+        assert len(tops) >= 2 and max(tops) - min(tops) <= 6, f"Ann's seat wraps its status: {tops}"
+        _resize(bea, 360, 740)
+        shot(bea, "newcomer-waiting-for-ann-360x740")
+        # the words are still there for a screen reader, and in the banner
+        assert "Ann" in bea.inner_text('[data-testid="turn-0"]') + bea.inner_text("#turn-banner")
+    finally:
+        for c in contexts:
+            c.close()

@@ -154,12 +154,13 @@ def test_every_tab_is_on_a_phone_screen(page: Page, live: Live, tables: Tables, 
 TRICK_CLEAR = """() => {
   const out = [], felt = document.querySelector('#felt').getBoundingClientRect();
   const seats = [...document.querySelectorAll('#seats .seat')];
+  const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
   const meets = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
   for (const p of document.querySelectorAll('#trick .trick-play')) {
     const r = p.getBoundingClientRect(), who = p.querySelector('.trick-label').textContent;
     if (r.top < felt.top - 0.5 || r.bottom > felt.bottom + 0.5
         || r.left < felt.left - 0.5 || r.right > felt.right + 0.5)
-      out.push(`${who}: outside the felt (${Math.round(r.bottom)} > ${Math.round(felt.bottom)})`);
+      out.push(`${who}: ${box(r)} outside the felt ${box(felt)}`);
     for (const s of seats) if (meets(r, s.getBoundingClientRect())) out.push(`${who}: over seat ${s.dataset.seat}`);
   }
   for (const b of document.querySelectorAll('#seats .badge')) {
@@ -230,3 +231,17 @@ def test_waiting_for_a_person_fits_the_top_seat(browser: Browser, live: Live) ->
     finally:
         for c in contexts:
             c.close()
+
+
+@pytest.mark.parametrize("lang", ["hu", "fi", "nl", "th"])
+def test_play_pass_hint_labels_are_never_cut(page: Page, live: Live, tables: Tables, lang: str) -> None:
+    """The long words of some languages ("Kijátszás") used to be clipped in the Play
+    button on a phone; no button of the row is clipped instead."""
+    for width, height in PHONES:
+        _resize(page, width, height)
+        visit_table(page, live, tables.playing_guandan, f"?lang={lang}")
+        page.wait_for_selector("#hand button.card")
+        for testid in ("play", "pass", "hint", "new-game", "resign"):
+            over = page.locator(f'[data-testid="{testid}"]').evaluate("(b) => b.scrollWidth - b.clientWidth")
+            assert over <= 0, f"{lang} at {width}px: the {testid} label is cut by {over} px"
+        shot(page, f"newcomer-actions-{lang}-{width}")

@@ -276,10 +276,10 @@ export function logEntries(obs) {
     : t("log.deal", { n: obs.deal_index + 1 }) }));
   if (obs.tribute_cancelled) entries.push(h("li", { text: t("log.antiTribute") }));
   for (const tr of obs.tributes || []) {
-    entries.push(h("li", { class: "log-tribute" }, t("log.tribute", { from: seatName(game, tr.from), to: seatName(game, tr.to) }), " ", playCards([tr.card], game, obs.level)));
+    entries.push(h("li", { class: "log-tribute" }, t(tr.from === obs.seat ? "log.tributeYou" : "log.tribute", { from: seatName(game, tr.from), to: seatName(game, tr.to) }), " ", playCards([tr.card], game, obs.level)));
   }
   for (const r of obs.my_returns || []) {
-    entries.push(h("li", { class: "log-return" }, t("log.return", { from: seatName(game, r.from), to: seatName(game, r.to) }), " ", playCards([r.card], game, obs.level)));
+    entries.push(h("li", { class: "log-return" }, t(r.from === obs.seat ? "log.returnYou" : "log.return", { from: seatName(game, r.from), to: seatName(game, r.to) }), " ", playCards([r.card], game, obs.level)));
   }
   const start = game === "guandan" ? 27 : 16;
   const left = new Array(obs.n_seats).fill(start);

@@ -8,7 +8,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
-from cardavia.ai.v1.agent import ExpertV1Agent
+from cardavia.ai.v1.agent import BasicV1Agent, ExpertV1Agent
 
 
 def _loose(seed: int) -> Agent:
@@ -30,6 +30,7 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "basic": BasicAgent,
     "basic_loose": _loose,
+    "basic_v1": BasicV1Agent,
     "expert_quick": _quick,
     "expert": ExpertAgent,
     "expert_v1": ExpertV1Agent,

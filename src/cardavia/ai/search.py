@@ -77,11 +77,13 @@ class Search:
         one_sample: Callable[[], list[float]],
         t0: float,
         why: Reason,
+        significance: float = SIGNIFICANCE,
     ) -> tuple[Pattern | None, Reason]:
         """Sample until the budget (from ``t0``) is spent; the chosen move and its reason.
 
         ``one_sample()`` returns one value per candidate on one sampled deal; ``why`` is
-        the reason of ``default``, the basic move (one of the candidates).
+        the reason of ``default``, the basic move (one of the candidates); an alternative
+        must beat it by :data:`DEFAULT_PRIOR` plus ``significance`` standard errors.
         """
         rows: list[list[float]] = []
         deadline = t0 + self.budget
@@ -119,7 +121,7 @@ class Search:
             diffs = [r[i] - r[d] for r in rows]
             m = sum(diffs) / n
             sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
-            margin = m - DEFAULT_PRIOR - SIGNIFICANCE * sd / math.sqrt(n)
+            margin = m - DEFAULT_PRIOR - significance * sd / math.sqrt(n)
             if margin > best_margin:
                 best, best_margin = i, margin
         move = candidates[best]

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, check_clock, trailing_passes
+from cardavia.ai.search import SIGNIFICANCE, Search, add_new, check_clock, trailing_passes
 from cardavia.ai.tracking import Tracked, still_held, unseen_cards
 from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
@@ -49,6 +49,11 @@ from .shape import deal_shaped
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
+#: lead candidates: this many of the weakest planned plays and of the strongest
+LEAD_WEAKEST = 3
+LEAD_STRONGEST = 1
+#: the significance gate for leads (standard errors, :meth:`cardavia.ai.search.Search.run`)
+LEAD_SIGNIFICANCE = 1.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -436,7 +441,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         leads = sorted(
             (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
         )
-        options = [u.pattern(level) for u in leads[:3] + leads[-1:]]
+        strong = leads[max(LEAD_WEAKEST, len(leads) - LEAD_STRONGEST):]
+        options = [u.pattern(level) for u in leads[:LEAD_WEAKEST] + strong[::-1]]
         fine = [p for p in options if not _risky_lead(p, opp_sizes, tracked.unseen, level)]
         if default is not None and _risky_lead(default, opp_sizes, tracked.unseen, level) and fine:
             # the opponent's likely way out: lead something else (short-opponent rules)
@@ -507,7 +513,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             )
         return values
 
-    return search.run(candidates, default, one_sample, t0, reason)
+    gate = LEAD_SIGNIFICANCE if obs.top is None else SIGNIFICANCE
+    return search.run(candidates, default, one_sample, t0, reason, gate)
 
 
 __all__ = [

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, add_smallest_bomb, check_clock, trailing_passes
+from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
 from cardavia.ai.tracking import Tracked, unseen_cards
 from cardavia.cards import N_CODES, counts, runfast_deck
 from cardavia.observation import Observation
@@ -34,6 +34,9 @@ SEATS = 3
 
 #: Rollouts play the planner's units (compared by value: equal units are interchangeable).
 SimUnit = Unit
+
+#: the significance gate (standard errors by which a candidate must beat basic's move)
+GATE = SIGNIFICANCE
 
 
 def sim_units(plan: Plan) -> list[SimUnit]:
@@ -389,7 +392,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             )
         return values
 
-    return search.run(candidates, default, one_sample, t0, reason)
+    return search.run(candidates, default, one_sample, t0, reason, GATE)
 
 
 def _slots_rc(m: Pattern) -> list[int]:

@@ -53,7 +53,7 @@ LEVEL_VALUE = 0.5
 LEAD_WEAKEST = 3
 LEAD_STRONGEST = 1
 #: the significance gate for leads (standard errors, :meth:`cardavia.ai.search.Search.run`)
-LEAD_SIGNIFICANCE = 1.0
+LEAD_SIGNIFICANCE = 0.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)

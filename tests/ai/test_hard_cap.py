@@ -7,13 +7,11 @@ import time
 
 import pytest
 
-from cardavia.ai.basic import BasicAgent
-from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.guandan import search as gd
 from cardavia.ai.guandan.endgame import solve_each
 from cardavia.ai.reasons import because
 from cardavia.ai.runfast import search as rf
-from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
+from cardavia.ai.runner import guandan_deal, runfast_deal
 from cardavia.ai.search import CAP_MARGIN, OutOfTime, Search, check_clock
 from cardavia.cards import counts, parse_cards
 from cardavia.rules.guandan.moves import patterns as gd_patterns
@@ -103,19 +101,3 @@ def test_runfast_rollout_stops_at_a_passed_deadline() -> None:
             [list(u) for u in units], [list(r) for r in rcs], deal.turn, None, None, 0,
             [False] * 3, [], None, 0, False, 0.0,
         )
-
-
-def test_expert_searches_within_its_cap() -> None:
-    cap = 0.080
-    agent = ExpertAgent(3, budget_ms=60, hard_cap_ms=cap * 1000)
-    times: list[float] = []
-
-    def on(seat: int, obs: object, decision: object, seconds: float) -> None:
-        if seat == 0:
-            times.append(seconds)
-
-    play_out(guandan_deal(5), [agent, BasicAgent(1), BasicAgent(2), BasicAgent(3)], on)
-    play_out(runfast_deal(5), [agent, BasicAgent(1), BasicAgent(2)], on)
-    # the median decision searches to its 60 ms budget; slack for other jobs on the CPU
-    assert sorted(times)[len(times) // 2] < cap
-    assert max(times) < cap + 0.150

@@ -4,8 +4,9 @@
     .venv/bin/python bench/ai_latency.py --agents expert --games 4 --game runfast
 
 Every seat is played by the measured agent (its own decisions only are timed, trivial
-forced moves included, as a server would see them). The process is pinned to one CPU
-when the OS allows it (``--cpu``).
+forced moves included, as a server would see them). "max CPU ms" is the most CPU time one
+decision used: on a busy machine the wall clock also counts the time the process waited.
+The process is pinned to one CPU when the OS allows it (``--cpu``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import os
 import time
 
 from cardavia.ai import make_agent
+from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.runner import play_out
+from cardavia.observation import Observation
 from cardavia.rules.games import GAME_NAMES, find_game
 
 
@@ -27,8 +30,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def measure(agent_name: str, game: str, games: int, seed: int) -> list[float]:
+class CpuTimed:
+    """An agent whose every ``act`` also records the CPU time it used (``time.process_time``:
+    unlike the wall clock, it leaves out the time the process waited for a busy CPU)."""
+
+    def __init__(self, inner: Agent, cpu: list[float]) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.cpu = cpu
+
+    def act(self, obs: Observation) -> Decision:
+        c0 = time.process_time()
+        try:
+            return self.inner.act(obs)
+        finally:
+            self.cpu.append(time.process_time() - c0)
+
+    def choose_return(self, obs: Observation) -> ReturnDecision:
+        return self.inner.choose_return(obs)
+
+
+def measure(agent_name: str, game: str, games: int, seed: int) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU seconds of every decision."""
     times: list[float] = []
+    cpu: list[float] = []
 
     def on(seat: int, obs: object, decision: object, seconds: float) -> None:
         times.append(seconds)
@@ -36,9 +61,11 @@ def measure(agent_name: str, game: str, games: int, seed: int) -> list[float]:
     rules = find_game(game)
     for g in range(games):
         s = seed + g
-        agents = [make_agent(agent_name, s * rules.seats + i) for i in range(rules.seats)]
+        agents: list[Agent] = [
+            CpuTimed(make_agent(agent_name, s * rules.seats + i), cpu) for i in range(rules.seats)
+        ]
         play_out(rules.fresh_deal(s), agents, on)
-    return times
+    return times, cpu
 
 
 def main() -> None:
@@ -52,15 +79,18 @@ def main() -> None:
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     games = list(GAME_NAMES) if args.game == "both" else [args.game]
-    print(f"{'agent':<14}{'game':<9}{'moves':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
+    print(
+        f"{'agent':<14}{'game':<9}{'moves':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
+        f"{'max CPU ms':>12}"
+    )
     for name in args.agents:
         for game in games:
             t0 = time.perf_counter()
-            times = measure(name, game, args.games, args.seed)
+            times, cpu = measure(name, game, args.games, args.seed)
             ms = [t * 1000 for t in times]
             print(
                 f"{name:<14}{game:<9}{len(ms):>7}{percentile(ms, 0.5):>9.2f}"
-                f"{percentile(ms, 0.95):>9.2f}{max(ms):>9.2f}"
+                f"{percentile(ms, 0.95):>9.2f}{max(ms):>9.2f}{1000 * max(cpu):>12.2f}"
                 f"   ({args.games} games, {time.perf_counter() - t0:.0f} s)",
                 flush=True,
             )

@@ -89,7 +89,7 @@ def test_expert_answers_within_hard_cap() -> None:
 def test_difficulties_are_configurations() -> None:
     names = {d: agent_for(d).name for d in DIFFICULTIES}
     assert names == {
-        "easy": "basic_loose", "normal": "basic", "hard": "expert_v1_quick", "expert": "expert",
+        "easy": "basic_loose", "normal": "basic", "hard": "expert_rules", "expert": "expert",
     }
     for name in AGENTS:
         assert make_agent(name, 1).name == name or name == "random"

@@ -5,6 +5,7 @@ expert did. ``data/expert_v1_decisions.json`` was recorded from the pre-change
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +50,30 @@ def test_expert_v1_replays_the_pre_change_expert() -> None:
 def test_expert_v1_is_an_agent_name() -> None:
     agent = make_agent("expert_v1", 5)
     assert isinstance(agent, ExpertV1Agent) and agent.name == "expert_v1"
+
+
+def test_basic_v1_is_the_frozen_basic_policy() -> None:
+    """``basic_v1`` plays the pre-issue-15 ``basic`` (ai/v1's copy): every decision of a
+    seeded Guandan and Run Fast deal equals that policy's answer on the same observation."""
+    from cardavia.ai.v1.agent import BasicV1Agent
+    from cardavia.ai.v1.guandan import basic as gd_v1
+    from cardavia.ai.v1.runfast import basic as rf_v1
+    from cardavia.cards import counts
+
+    agent = make_agent("basic_v1", 2)
+    assert isinstance(agent, BasicV1Agent) and agent.name == "basic_v1"
+    checked = 0
+
+    def on(seat: int, obs: Any, decision: Any, seconds: float) -> None:
+        nonlocal checked
+        policy = gd_v1 if obs.game == "guandan" else rf_v1
+        move, why = policy.decide(obs, counts(obs.hand), random.Random(0), 0.0, True)
+        assert (move is None) == (decision.combo is None)
+        if move is not None:
+            assert decision.combo == policy.combo(obs, move, counts(obs.hand))
+        assert decision.reason_key == why.key
+        checked += 1
+
+    play_out(guandan_deal(4), [make_agent("basic_v1", s) for s in range(4)], on)
+    play_out(runfast_deal(4), [make_agent("basic_v1", s) for s in range(3)], on)
+    assert checked > 40

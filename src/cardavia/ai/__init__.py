@@ -8,7 +8,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
-from cardavia.ai.v1.agent import ExpertV1Agent
+from cardavia.ai.v1.agent import BasicV1Agent, ExpertV1Agent
 
 
 def _loose(seed: int) -> Agent:
@@ -17,12 +17,18 @@ def _loose(seed: int) -> Agent:
 
 
 def _quick(seed: int) -> Agent:
-    """``expert`` with a small search budget (difficulty hard)."""
+    """``expert`` with a small search budget (50 ms, 120 ms cap)."""
     return ExpertAgent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_quick")
 
 
+def _rules(seed: int) -> Agent:
+    """``expert`` without sampling: ``basic`` plus the expert's sure rules (the exact
+    endgame rule, no lead into an opponent's likely way out) — one candidate, no search."""
+    return ExpertAgent(seed, max_candidates=1, name="expert_rules")
+
+
 def _v1_quick(seed: int) -> Agent:
-    """The frozen ``expert_v1`` with a small search budget (difficulty hard)."""
+    """The frozen ``expert_v1`` with a small search budget (the difficulty hard before issue 15)."""
     return ExpertV1Agent(seed, budget_ms=50.0, hard_cap_ms=120.0, name="expert_v1_quick")
 
 
@@ -30,8 +36,10 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "basic": BasicAgent,
     "basic_loose": _loose,
+    "basic_v1": BasicV1Agent,
     "expert_quick": _quick,
     "expert": ExpertAgent,
+    "expert_rules": _rules,
     "expert_v1": ExpertV1Agent,
     "expert_v1_quick": _v1_quick,
 }

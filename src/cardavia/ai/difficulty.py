@@ -30,13 +30,14 @@ STRONGEST = "expert"
 
 #: difficulty → agent name in :data:`cardavia.ai.AGENTS`:
 #: easy = basic with 25 % loose moves and no blocking, normal = basic (planner + rules),
-#: hard = the frozen pre-issue-15 expert (``expert_v1``) with a 50 ms search budget,
-#: expert = the current expert with the full 150 ms budget. Each level beats the one below
-#: in duplicate tournaments (docs/ai.md, the difficulty table).
+#: hard = ``expert_rules`` (basic plus the expert's sure rules: the exact endgame rule and
+#: no lead into an opponent's likely way out; no search), expert = the current expert with
+#: the full 150 ms budget. Each level beats the one below in duplicate tournaments
+#: (docs/ai.md, the difficulty table).
 _AGENT_FOR: dict[str, str] = {
     "easy": "basic_loose",
     "normal": "basic",
-    "hard": "expert_v1_quick",
+    "hard": "expert_rules",
     "expert": "expert",
     "random": "random",
 }

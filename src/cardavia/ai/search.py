@@ -29,6 +29,19 @@ from .reasons import Reason, ReasonArg, because, combo_arg
 
 DEFAULT_PRIOR = 0.05  # the basic move's head start (in value units): search must beat it
 SIGNIFICANCE = 1.0  # standard errors by which an alternative must beat the basic move
+#: a sample still running this close to the hard cap is abandoned (seconds): what is left
+#: of the decision (the gate, the concrete cards) fits in it
+CAP_MARGIN = 0.010
+
+
+class OutOfTime(Exception):
+    """Raised inside a sample (rollout, endgame solve) whose clock passed :attr:`Search.stop_at`."""
+
+
+def check_clock(deadline: float) -> None:
+    """Abandon the running sample when ``deadline`` (``time.perf_counter()``) has passed."""
+    if time.perf_counter() > deadline:
+        raise OutOfTime
 
 
 class Search:
@@ -52,6 +65,10 @@ class Search:
         self.max_candidates = max_candidates
         self.max_samples = max_samples
         self.last_samples = 0  # sampled deals behind the latest decision
+        #: the clock (``time.perf_counter()``) at which a running sample is abandoned: the
+        #: rollouts and endgame solves check it (:func:`check_clock`); infinite outside
+        #: :meth:`run`
+        self.stop_at = math.inf
 
     def run(
         self,
@@ -60,11 +77,13 @@ class Search:
         one_sample: Callable[[], list[float]],
         t0: float,
         why: Reason,
+        significance: float = SIGNIFICANCE,
     ) -> tuple[Pattern | None, Reason]:
         """Sample until the budget (from ``t0``) is spent; the chosen move and its reason.
 
         ``one_sample()`` returns one value per candidate on one sampled deal; ``why`` is
-        the reason of ``default``, the basic move (one of the candidates).
+        the reason of ``default``, the basic move (one of the candidates); an alternative
+        must beat it by :data:`DEFAULT_PRIOR` plus ``significance`` standard errors.
         """
         rows: list[list[float]] = []
         deadline = t0 + self.budget
@@ -72,14 +91,21 @@ class Search:
         longest = 0.0  # the slowest sample so far: never start one that would pass the cap
         limit = self.max_samples if self.max_samples is not None else 1 << 62
         now = time.perf_counter()
-        while now < deadline and now + longest < cap and len(rows) < limit:
-            values = one_sample()
-            after = time.perf_counter()
-            longest = max(longest, after - now)
-            if after > cap and rows:
-                break  # a late sample is dropped only if we already have an answer
-            rows.append(values)
-            now = after
+        self.stop_at = cap - CAP_MARGIN
+        try:
+            while now < deadline and now + longest < cap and len(rows) < limit:
+                try:
+                    values = one_sample()
+                except OutOfTime:
+                    break  # the sample ran into the cap (a slow one, or a busy CPU): dropped
+                after = time.perf_counter()
+                longest = max(longest, after - now)
+                if after > cap:
+                    break  # a late sample is dropped
+                rows.append(values)
+                now = after
+        finally:
+            self.stop_at = math.inf
         n = len(rows)
         self.last_samples = n
         if n == 0:
@@ -95,7 +121,7 @@ class Search:
             diffs = [r[i] - r[d] for r in rows]
             m = sum(diffs) / n
             sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
-            margin = m - DEFAULT_PRIOR - SIGNIFICANCE * sd / math.sqrt(n)
+            margin = m - DEFAULT_PRIOR - significance * sd / math.sqrt(n)
             if margin > best_margin:
                 best, best_margin = i, margin
         move = candidates[best]
@@ -149,10 +175,13 @@ def trailing_passes(obs: Observation) -> int:
 
 
 __all__ = [
+    "CAP_MARGIN",
     "DEFAULT_PRIOR",
     "SIGNIFICANCE",
+    "OutOfTime",
     "Search",
     "add_new",
     "add_smallest_bomb",
+    "check_clock",
     "trailing_passes",
 ]

@@ -26,8 +26,10 @@ partner goes out second (3 levels):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from cardavia.ai.search import check_clock
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize, patterns
 
@@ -66,10 +68,11 @@ def _next_active(sizes: Sequence[int], seat: int) -> int:
 
 
 class _Solver:
-    def __init__(self, level: int, me: int, budget: int) -> None:
+    def __init__(self, level: int, me: int, budget: int, deadline: float = math.inf) -> None:
         self.level = level
         self.me = me
         self.budget = budget
+        self.deadline = deadline
         self.nodes = 0
         self.table: dict[_Key, tuple[float, int]] = {}  # value, 0 exact / 1 lower / -1 upper
 
@@ -123,6 +126,8 @@ class _Solver:
         self.nodes += 1
         if self.nodes > self.budget:
             raise _OutOfBudget
+        if not self.nodes & 63:
+            check_clock(self.deadline)
         top_key = None if top is None else (top.type, top.size, top.tier, top.power)
         key: _Key = (tuple(tuple(h) for h in hands), turn, top_key, top_seat, passes, tuple(places))
         found = self.table.get(key)
@@ -177,11 +182,12 @@ def solve(
 def solve_each(
     hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
     top_seat: int | None, passes: int, places: Sequence[int], me: int,
-    firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET,
+    firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
 ) -> list[float | None]:
     """:func:`solve` for each first move of ``turn`` on one deal, sharing one transposition
-    table and one node budget; None for the moves left when the budget ran out."""
-    solver = _Solver(level, me, budget)
+    table and one node budget; None for the moves left when the budget ran out. Raises
+    :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``."""
+    solver = _Solver(level, me, budget, deadline)
     work = [list(h) for h in hands]
     out: list[float | None] = []
     for first in firsts:

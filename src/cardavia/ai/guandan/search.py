@@ -26,13 +26,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, trailing_passes
+from cardavia.ai.search import SIGNIFICANCE, Search, add_new, check_clock, trailing_passes
 from cardavia.ai.tracking import Tracked, still_held, unseen_cards
 from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
@@ -48,6 +49,11 @@ from .shape import deal_shaped
 
 WIN_VALUE = 1.0
 LEVEL_VALUE = 0.5
+#: lead candidates: this many of the weakest planned plays and of the strongest
+LEAD_WEAKEST = 3
+LEAD_STRONGEST = 1
+#: the significance gate for leads (standard errors, :meth:`cardavia.ai.search.Search.run`)
+LEAD_SIGNIFICANCE = 0.5
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -265,15 +271,19 @@ def rollout(
     places: list[int],
     me: int,
     first: SimUnit | bool | None,
+    deadline: float = math.inf,
 ) -> float:
     """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
 
     ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team.
+    Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     steps = 0
     forced: SimUnit | bool | None = first
     while steps < 600:
         steps += 1
+        if not steps & 31:
+            check_clock(deadline)
         seat = turn
         us = units[seat]
         play: SimUnit | None
@@ -431,7 +441,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         leads = sorted(
             (u for u in plan.units if not u.is_bomb), key=lambda u: u.value - 0.12 * u.size
         )
-        options = [u.pattern(level) for u in leads[:3] + leads[-1:]]
+        strong = leads[max(LEAD_WEAKEST, len(leads) - LEAD_STRONGEST):]
+        options = [u.pattern(level) for u in leads[:LEAD_WEAKEST] + strong[::-1]]
         fine = [p for p in options if not _risky_lead(p, opp_sizes, tracked.unseen, level)]
         if default is not None and _risky_lead(default, opp_sizes, tracked.unseen, level) and fine:
             # the opponent's likely way out: lead something else (short-opponent rules)
@@ -484,24 +495,26 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             full = [cnt if s == me else hands[s] for s in range(4)]
             exact = solve_each(
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
-                places=obs.places, me=me, firsts=candidates,
+                places=obs.places, me=me, firsts=candidates, deadline=search.stop_at,
             )
         values: list[float] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
             if v is not None:
                 values.append(v)
                 continue
+            check_clock(search.stop_at)
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
             first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
             values.append(
                 rollout(
                     units, list(sizes), me, obs.top, obs.top_seat, passes,
-                    list(obs.places), me, first,
+                    list(obs.places), me, first, search.stop_at,
                 )
             )
         return values
 
-    return search.run(candidates, default, one_sample, t0, reason)
+    gate = LEAD_SIGNIFICANCE if obs.top is None else SIGNIFICANCE
+    return search.run(candidates, default, one_sample, t0, reason, gate)
 
 
 __all__ = [

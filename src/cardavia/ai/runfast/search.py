@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import Search, add_new, add_smallest_bomb, trailing_passes
+from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
 from cardavia.ai.tracking import Tracked, unseen_cards
 from cardavia.cards import N_CODES, counts, runfast_deck
 from cardavia.observation import Observation
@@ -33,6 +34,9 @@ SEATS = 3
 
 #: Rollouts play the planner's units (compared by value: equal units are interchangeable).
 SimUnit = Unit
+
+#: the significance gate (standard errors by which a candidate must beat basic's move)
+GATE = SIGNIFICANCE
 
 
 def sim_units(plan: Plan) -> list[SimUnit]:
@@ -208,13 +212,17 @@ def rollout(
     standing: int | None,
     me: int,
     first: Pattern | bool | None,
+    deadline: float = math.inf,
 ) -> float:
     """Play the deal out on rank counts; return ``me``'s settlement score.
 
     ``first`` is the move of ``turn`` (a pattern, None for a pass, False: the policy).
+    Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     forced: Pattern | bool | None = first
-    for _ in range(400):
+    for step in range(400):
+        if not step & 31:
+            check_clock(deadline)
         seat = turn
         us = units[seat]
         rc = rcs[seat]
@@ -373,17 +381,18 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         others = {s: units_of(h) for s, h in hands.items()}
         values: list[float] = []
         for c, my_units in zip(candidates, mine, strict=True):
+            check_clock(search.stop_at)
             rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
             units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]
             values.append(
                 rollout(
                     units, rcs, me, obs.top, obs.top_seat, passes,
-                    list(tracked.played_any), list(bonuses), standing, me, c,
+                    list(tracked.played_any), list(bonuses), standing, me, c, search.stop_at,
                 )
             )
         return values
 
-    return search.run(candidates, default, one_sample, t0, reason)
+    return search.run(candidates, default, one_sample, t0, reason, GATE)
 
 
 def _slots_rc(m: Pattern) -> list[int]:

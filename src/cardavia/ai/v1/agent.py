@@ -30,6 +30,14 @@ _Decide = Callable[[Observation, list[int], Search, float], Choice]
 _Combo = Callable[[Observation, Pattern, list[int]], Combo]
 _GiveBack = Callable[[Observation, list[int]], tuple[Card, Reason]]
 
+_Basic = Callable[[Observation, list[int], random.Random, float, bool], Choice]
+
+#: game name → the frozen ``basic`` policy (the yardstick ``basic_v1``)
+_BASIC: dict[str, _Basic] = {
+    GuandanDeal.game: gd_basic.decide,
+    RunFastDeal.game: rf_basic.decide,
+}
+
 #: game name → (search, concrete cards, tribute return) of the frozen version
 _PARTS: dict[str, tuple[_Decide, _Combo, _GiveBack]] = {
     GuandanDeal.game: (gd_search.decide, gd_basic.combo, gd_basic.give_back),
@@ -75,4 +83,25 @@ class ExpertV1Agent:
         return ReturnDecision.of(*give_back(obs, counts(obs.hand)))
 
 
-__all__ = ["ExpertV1Agent"]
+class BasicV1Agent:
+    """``basic`` as it was before issue 15 (planner + rules, no search), frozen as a yardstick
+    for later changes to ``basic``."""
+
+    name = "basic_v1"
+
+    def __init__(self, seed: int = 0, *, name: str = "basic_v1") -> None:
+        self.rng = random.Random(seed)
+        self.name = name
+
+    def act(self, obs: Observation) -> Decision:
+        cnt = counts(obs.hand)
+        move, why = _BASIC[obs.game](obs, cnt, self.rng, 0.0, True)
+        combo = _PARTS[obs.game][1]
+        return Decision.of(None if move is None else combo(obs, move, cnt), why)
+
+    def choose_return(self, obs: Observation) -> ReturnDecision:
+        give_back = _PARTS[obs.game][2]
+        return ReturnDecision.of(*give_back(obs, counts(obs.hand)))
+
+
+__all__ = ["BasicV1Agent", "ExpertV1Agent"]

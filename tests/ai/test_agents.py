@@ -10,7 +10,7 @@ import pytest
 from cardavia.ai import AGENTS, make_agent
 from cardavia.ai.base import Decision
 from cardavia.ai.basic import BasicAgent
-from cardavia.ai.difficulty import DIFFICULTIES, agent_for
+from cardavia.ai.difficulty import DIFFICULTIES, PerGame, agent_for
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.guandan.plan import best_plan
 from cardavia.ai.runfast.plan import best_plan as rf_best_plan
@@ -88,9 +88,16 @@ def test_expert_answers_within_hard_cap() -> None:
 
 def test_difficulties_are_configurations() -> None:
     names = {d: agent_for(d).name for d in DIFFICULTIES}
-    assert names == {
-        "easy": "basic_loose", "normal": "basic", "hard": "expert_rules", "expert": "expert",
-    }
+    assert names == {"easy": "basic_loose", "normal": "basic", "hard": "hard", "expert": "expert"}
+    # hard is the agent that sits between normal and expert in each game (docs/ai.md)
+    hard = agent_for("hard", 3)
+    assert isinstance(hard, PerGame)
+    for deal, expected in ((guandan_deal(5), "expert_v1_quick"), (runfast_deal(5), "expert_rules")):
+        obs = deal.observation(deal.turn)
+        decision = hard.act(obs)
+        assert hard.agent(obs).name == expected
+        assert decision.combo is not None  # the leader plays
+        deal.play_combo(deal.turn, decision.combo)  # a legal move (an illegal one raises)
     for name in AGENTS:
         assert make_agent(name, 1).name == name or name == "random"
     with pytest.raises(ValueError, match="unknown difficulty"):

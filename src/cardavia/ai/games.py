@@ -72,6 +72,9 @@ class GameAI:
     track: Callable[[Observation], Tracked]
     #: the duplicate tournament format
     tournament: Tournament
+    #: the agent of difficulty ``hard`` in this game (:mod:`cardavia.ai.difficulty`): the
+    #: one that beats ``normal`` and loses to ``expert`` in this game's tournaments
+    hard: str
 
     def decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
         """The agent's answer: the chosen pattern made concrete on this hand, with its reason."""
@@ -89,11 +92,13 @@ GAMES: dict[str, GameAI] = {
         gd_basic.legal, gd_basic.combo, gd_basic.decide, gd_basic.give_back,
         gd_search.decide, gd_search.track,
         Tournament(gd_tournament.slots, gd_tournament.play, gd_tournament.summarize, gd_tournament.lines),
+        hard="expert_v1_quick",
     ),
     RunFastDeal.game: GameAI(
         rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.give_back,
         rf_search.decide, rf_search.track,
         Tournament(rf_tournament.slots, rf_tournament.play, rf_tournament.summarize, rf_tournament.lines),
+        hard="expert_rules",
     ),
 }
 

@@ -10,6 +10,7 @@ logged ``DealStarted`` (the deal's cards are in the event) and ``finish_deal`` a
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -65,7 +66,7 @@ class Series(Protocol[D_co]):
         ...
 
 
-class SeriesBase(Generic[D]):
+class SeriesBase(ABC, Generic[D]):
     """The bookkeeping both series share: deal numbering and shuffle seeds, the finished
     deals, restarts. A game's series adds its scores (levels, totals) through
     :meth:`_reset_scores`, and deals with :meth:`_shuffle` and :meth:`_settled`.
@@ -108,9 +109,9 @@ class SeriesBase(Generic[D]):
         self.finished.append(deal)
         self.last = deal
 
+    @abstractmethod
     def _reset_scores(self) -> None:
         """Back to the scores of a new series (levels 2, totals 0)."""
-        raise NotImplementedError
 
     def restart(self) -> None:
         """A new series: scores reset, the current deal discarded, deals numbered from 0."""

@@ -244,3 +244,31 @@ def test_the_return_card_is_reviewed_as_a_key_moment(server: LiveServer) -> None
     for d in review["decisions"]:
         assert not set(iter_cards(d)) - allowed[d["seq"]], d
     seat.close()
+
+
+def test_the_review_process_ends_with_its_server_even_on_kill_9() -> None:
+    """A server killed with ``kill -9`` leaves no review process behind."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, signal, sys\n"
+        "from cardavia.server.review import review_pool\n"
+        "pid = review_pool().submit(os.getpid).result(60)\n"
+        "print(pid, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == -9, done.stderr
+    worker = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, 9)
+    raise AssertionError("the review process outlived its server")

@@ -34,6 +34,7 @@ import json
 import multiprocessing
 import os
 import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -211,8 +212,18 @@ def _review_seed(seed: int, n: int, index: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def _lower_priority() -> None:
-    """The review process runs only on CPU time nothing else wants."""
+def _exit_with(parent: int) -> None:
+    """Exit this process once ``parent`` is gone (this process is re-parented): a server
+    killed with ``kill -9`` leaves no review process behind (its queue's pipes, which this
+    process holds both ends of, would never tell it)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _start_review_process() -> None:
+    """The review process runs only on CPU time nothing else wants, and ends with its server."""
+    threading.Thread(target=_exit_with, args=(os.getppid(),), name="parent-watch", daemon=True).start()
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         return
@@ -232,7 +243,7 @@ def review_pool() -> concurrent.futures.ProcessPoolExecutor:
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_start_review_process,
             )
             atexit.register(shutdown_pool)
         return _pool

@@ -31,10 +31,12 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import multiprocessing
 import os
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -53,6 +55,8 @@ from cardavia.server.registry import TABLE_ID_RE, Registry
 from cardavia.server.review_return import judge_return
 from cardavia.server.store import Store, metadata, tables_table
 from cardavia.table import Table, TableConfig
+
+log = logging.getLogger("cardavia.server")
 
 router = APIRouter(prefix="/api", tags=["review"])
 
@@ -249,13 +253,14 @@ def review_pool() -> concurrent.futures.ProcessPoolExecutor:
         return _pool
 
 
-def shutdown_pool() -> None:
-    """Stop the review process (a review in progress is abandoned)."""
+def shutdown_pool(wait: bool = True) -> None:
+    """Stop the review process (a review in progress is abandoned); the next review starts
+    a new one."""
     global _pool
     with _pool_lock:
         pool, _pool = _pool, None
     if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class Reviews:
@@ -301,7 +306,12 @@ class Reviews:
             )
             self._running[key] = running
             running.add_done_callback(lambda _f: self._running.pop(key, None))
-        result = dict(await asyncio.shield(running))
+        try:
+            result = dict(await asyncio.shield(running))
+        except BrokenProcessPool:
+            log.error("the review process died; a new one starts with the next review")
+            shutdown_pool(wait=False)
+            raise HTTPException(status_code=503, detail="the review could not be worked out now; try again") from None
         await registry.db(self.keep, table_id, n, seat, result)
         return result
 

@@ -48,3 +48,96 @@ def test_shaped_samples_keep_the_unseen_cards_and_the_passes() -> None:
         assert [hands[1][r] + hands[2][r] for r in range(15)] == pool
         assert sum(hands[1]) == 5
         assert all(hands[1][r] == 0 for r in range(10, 15)) and hands[1][2] == 0
+
+
+# ---- the exact endgame (issue 15): the solver agrees with the rules engine
+
+
+def _engine_value(deal: object, me: int) -> float:
+    """Paranoid minimax played on the real engine (every legal move, no pruning): ``me``
+    maximises its settlement score, the two others minimise it."""
+    import copy
+
+    from cardavia.rules.runfast.deal import RunFastDeal
+    from cardavia.rules.runfast.moves import concretize
+
+    assert isinstance(deal, RunFastDeal)
+    if deal.over:
+        assert deal.result is not None
+        return float(deal.result["scores"][me])
+    seat = deal.to_act()[0]
+    options: list[object] = list(deal.move_patterns(seat)) or [None]
+    values = []
+    for move in options:
+        child = copy.deepcopy(deal)
+        if move is None:
+            child.pass_turn(seat)
+        else:
+            child.play_combo(seat, concretize(move, child.cnt[seat]))  # type: ignore[arg-type]
+        values.append(_engine_value(child, me))
+    return max(values) if seat == me else min(values)
+
+
+def test_endgame_solver_matches_the_engine_on_real_endgames() -> None:
+    """Real deals played by ``basic`` until ≤ 9 cards are left: the solver's value of every
+    legal first move equals a plain minimax over the engine's own moves and settlement
+    (must beat, R-3.4; the cards, the 2s, unplayed bombs, R-5.1–R-5.3; standing reply
+    bombs, R-5.4 — bonuses already earned included)."""
+    import copy
+
+    from cardavia.ai.basic import BasicAgent
+    from cardavia.ai.runfast.endgame import solve_each
+    from cardavia.ai.runner import runfast_deal, take_turn
+    from cardavia.rules.combo import Pattern
+    from cardavia.rules.observation import observation
+    from cardavia.rules.runfast.moves import concretize, rank_counts
+
+    checked = 0
+    bonus_seen = 0
+    for seed in range(400):
+        deal = runfast_deal(seed)
+        agents = [BasicAgent(s) for s in range(3)]
+        while not deal.over and sum(deal.size) > 9:
+            take_turn(deal, deal.to_act()[0], agents[deal.to_act()[0]])
+        if deal.over:
+            continue
+        me = deal.to_act()[0]
+        obs = observation(deal, me)
+        firsts: list[Pattern | None] = [*deal.move_patterns(me)] or [None]
+        standing = deal.standing_bomb
+        settled = sum(20.0 if b == me else -10.0 for b in deal.bomb_bonuses)
+        bonus_seen += bool(deal.bomb_bonuses) or standing is not None
+        passes = 0
+        for _, combo in reversed(obs.trick):
+            if combo is not None:
+                break
+            passes += 1
+        got = solve_each(
+            [rank_counts(deal.cnt[s]) for s in range(3)], turn=me, top=deal.top,
+            top_seat=obs.top_seat, passes=passes, played_any=list(deal.played_any),
+            standing=standing, me=me, firsts=firsts, budget=10**7,
+        )
+        for move, value in zip(firsts, got, strict=True):
+            child = copy.deepcopy(deal)
+            if move is None:
+                child.pass_turn(me)
+            else:
+                child.play_combo(me, concretize(move, child.cnt[me]))
+            assert value is not None
+            assert settled + value == _engine_value(child, me), (seed, move)
+        checked += 1
+        if checked >= 12 and bonus_seen >= 2:
+            break
+    assert checked >= 12 and bonus_seen >= 2
+
+
+def test_endgame_solver_gives_up_beyond_its_budget() -> None:
+    from cardavia.ai.runfast.endgame import solve_each
+    from cardavia.rules.runfast.moves import SINGLE
+
+    full = [[0, 0, 0] + [1] * 12, [0, 0, 0] + [1] * 12, [0, 0, 0] + [1] * 12]
+    got = solve_each(
+        full, turn=0, top=None, top_seat=None, passes=0, played_any=[True] * 3,
+        standing=None, me=0, firsts=[SINGLE[3], SINGLE[4]], budget=50,
+    )
+    assert got == [None, None]

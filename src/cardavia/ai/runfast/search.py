@@ -27,6 +27,7 @@ from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic
+from .endgame import ENDGAME_CARDS, solve_each
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 
 SEATS = 3
@@ -376,11 +377,25 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     bonuses = list(obs.extra.get("bomb_bonuses", []))
     sizes = list(obs.hand_sizes)
 
+    in_play = sum(sizes)  # cards left in the three hands (exact solve up to ENDGAME_CARDS)
+    settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
+
     def one_sample() -> list[float]:
         hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng)
         others = {s: units_of(h) for s, h in hands.items()}
+        exact: list[float | None] = [None] * len(candidates)
+        if in_play <= ENDGAME_CARDS:
+            full = [rc if s == me else hands[s] for s in range(SEATS)]
+            exact = solve_each(
+                full, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+                played_any=tracked.played_any, standing=standing, me=me, firsts=candidates,
+                deadline=search.stop_at,
+            )
         values: list[float] = []
-        for c, my_units in zip(candidates, mine, strict=True):
+        for c, my_units, v in zip(candidates, mine, exact, strict=True):
+            if v is not None:
+                values.append(settled + v)
+                continue
             check_clock(search.stop_at)
             rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
             units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]

@@ -60,6 +60,7 @@ __all__ = [
     "counts",
     "has_reply",
     "patterns",
+    "patterns_of_ranks",
     "rank_counts",
 ]
 
@@ -145,6 +146,16 @@ def patterns(
     if opening:
         found = _opening(cnt, rc)
         return found if top is None else [p for p in found if p.beats(top)]
+    return patterns_of_ranks(rc, top)
+
+
+def patterns_of_ranks(rc: list[int], top: Combo | Pattern | None = None) -> list[Pattern]:
+    """:func:`patterns` on rank counts (:func:`rank_counts`), outside the opening play:
+    suits do not matter then, so searches that work on rank counts call this directly.
+
+    >>> [p.describe() for p in patterns_of_ranks([0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], SINGLE[7])]
+    ['single 8', 'single 9']
+    """
     out: list[Pattern] = []
     if top is None:
         _leads(rc, out)

@@ -1,0 +1,172 @@
+"""An exact Run Fast endgame on one sampled (perfect-information) deal.
+
+When few cards remain, the expert's search can value a candidate on a sampled deal by
+solving the rest of the deal instead of rolling it out: a *paranoid* alpha-beta search —
+the searching seat maximises its settlement score (R-5), both other seats minimise it
+(either of them going out costs the searcher its cards) — over every legal play of every
+seat under the real must-beat rule (R-3.4: a pass only without a reply), on rank counts
+(suits do not matter after the opening play), with a transposition table. The value is the
+rollouts' (:func:`cardavia.ai.runfast.search.rollout`): the exact settlement when someone
+goes out, the cards left doubled for a seat that never played, the ``2s`` and unplayed
+bombs, and the 20-point bonus of a reply bomb left standing (R-5.4). A node budget bounds
+the work: a position too big for it gives None and the caller rolls out instead.
+
+>>> from cardavia.rules.runfast.moves import SINGLE
+>>> def hand(*ranks):
+...     rc = [0] * 15
+...     for r in ranks:
+...         rc[r] += 1
+...     return rc
+
+Seat 0 holds an ace and a 4 and leads. The ace first holds the trick (nothing higher is
+left), then the 4 goes out and the others pay their three cards. Leading the 4 lets seat 1
+beat it (it must, R-3.4) and keep a card: seat 0 still goes out with the ace, for 2:
+
+>>> solve_each([hand(14, 4), hand(13, 12), hand(5)], turn=0, top=None, top_seat=None,
+...     passes=0, played_any=[True] * 3, standing=None, me=0, firsts=[SINGLE[14], SINGLE[4]])
+[3.0, 2.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from cardavia.ai.search import check_clock
+from cardavia.rules.combo import Combo, Pattern
+from cardavia.rules.runfast.moves import patterns_of_ranks
+
+SEATS = 3
+#: a sampled deal is solved when at most this many cards are left in the three hands
+ENDGAME_CARDS = 14
+#: nodes the solves of one sampled deal may visit before they give up (None: roll out)
+NODE_BUDGET = 600
+
+_Key = tuple[object, ...]
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _bonus(bomber: int, me: int) -> float:
+    """What a standing reply bomb (R-5.4) is worth to ``me``: +20 for the bomber, −10 else."""
+    return 20.0 if bomber == me else -10.0
+
+
+def _settle(winner: int, rcs: Sequence[Sequence[int]], played_any: Sequence[bool], me: int) -> float:
+    """``me``'s settlement (R-5.1–R-5.3) when ``winner`` goes out, bonuses apart."""
+
+    def owed(s: int) -> int:
+        rc = rcs[s]
+        cards = sum(rc[2:15])
+        total = cards * (1 if played_any[s] else 2)
+        total += 10 if rc[2] else 0
+        total += 10 * (sum(1 for r in range(3, 14) if rc[r] == 4) + (1 if rc[14] == 3 else 0))
+        return total
+
+    if winner == me:
+        return float(sum(owed(s) for s in range(SEATS) if s != me))
+    return float(-owed(me))
+
+
+class _Solver:
+    def __init__(self, me: int, budget: int, deadline: float) -> None:
+        self.me = me
+        self.budget = budget
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[_Key, tuple[float, int]] = {}  # value, 0 exact / 1 lower / -1 upper
+
+    def step(
+        self, rcs: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
+        passes: int, played: tuple[bool, ...], standing: int | None, move: Pattern | None,
+        alpha: float, beta: float,
+    ) -> float:
+        """The value (bonuses still to come included) after ``turn`` makes ``move``."""
+        if move is None:
+            assert top_seat is not None
+            passes += 1
+            if passes >= SEATS - 1:  # R-3.5: the last player leads again
+                gain = 0.0 if standing is None else _bonus(standing, self.me)
+                return gain + self.search(rcs, top_seat, None, None, 0, played, None, alpha - gain, beta - gain)
+            return self.search(rcs, (turn + 1) % SEATS, top, top_seat, passes, played, standing, alpha, beta)
+        hand = list(rcs[turn])
+        for r, n in move.slots:
+            hand[r] -= n
+        new = list(rcs)
+        new[turn] = hand
+        if move.tier in (1, 2) and top is not None:
+            standing = turn  # a reply bomb (R-5.4); the heavenly bomb is never a reply
+        if not played[turn]:
+            played = (*played[:turn], True, *played[turn + 1 :])
+        if not any(hand):
+            gain = 0.0 if standing is None else _bonus(standing, self.me)
+            return gain + _settle(turn, new, played, self.me)
+        return self.search(new, (turn + 1) % SEATS, move, turn, 0, played, standing, alpha, beta)
+
+    def search(
+        self, rcs: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
+        passes: int, played: tuple[bool, ...], standing: int | None, alpha: float, beta: float,
+    ) -> float:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
+        if not self.nodes & 63:
+            check_clock(self.deadline)
+        top_key = None if top is None else (top.type, top.size, top.tier, top.power)
+        key: _Key = (tuple(tuple(h) for h in rcs), turn, top_key, top_seat, passes, played, standing)
+        found = self.table.get(key)
+        if found is not None:
+            v, flag = found
+            if flag == 0 or (flag > 0 and v >= beta) or (flag < 0 and v <= alpha):
+                return v
+        maximise = turn == self.me
+        moves: list[Pattern | None] = list(patterns_of_ranks(rcs[turn], top))
+        size = sum(rcs[turn][2:15])
+        # going out first, then the plays that shed most (the usual best lines)
+        moves.sort(key=lambda m: (m is not None and m.size == size, 0 if m is None else m.size), reverse=True)
+        if not moves:
+            moves = [None]  # R-3.4: a pass only without any reply (the leader always has one)
+        a0, b0 = alpha, beta
+        best = -math.inf if maximise else math.inf
+        for m in moves:
+            v = self.step(rcs, turn, top, top_seat, passes, played, standing, m, alpha, beta)
+            if maximise:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        flag = 1 if best >= b0 else -1 if best <= a0 else 0
+        self.table[key] = (best, flag)
+        return best
+
+
+def solve_each(
+    rcs: Sequence[Sequence[int]], *, turn: int, top: Pattern | Combo | None, top_seat: int | None,
+    passes: int, played_any: Sequence[bool], standing: int | None, me: int,
+    firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
+) -> list[float | None]:
+    """``me``'s exact (paranoid) score from here for each first move of ``turn`` (a pattern,
+    None = pass), bonuses earned from here on included; the moves share one transposition
+    table and one node budget, and those left when it runs out get None. Raises
+    :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``."""
+    solver = _Solver(me, budget, deadline)
+    work = [list(h) for h in rcs]
+    played = tuple(bool(p) for p in played_any)
+    out: list[float | None] = []
+    for first in firsts:
+        try:
+            out.append(
+                solver.step(work, turn, top, top_seat, passes, played, standing, first, -math.inf, math.inf)
+            )
+        except _OutOfBudget:
+            out.extend([None] * (len(firsts) - len(out)))
+            break
+    return out
+
+
+__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "solve_each"]

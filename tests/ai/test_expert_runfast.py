@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardavia.ai.runfast import search as rs
 from cardavia.ai.runfast.plan import best_plan
 
@@ -53,13 +55,13 @@ def test_shaped_samples_keep_the_unseen_cards_and_the_passes() -> None:
 # ---- the exact endgame (issue 15): the solver agrees with the rules engine
 
 
-def _engine_value(deal: object, me: int) -> float:
-    """Paranoid minimax played on the real engine (every legal move, no pruning): ``me``
-    maximises its settlement score, the two others minimise it."""
+def _engine_value(deal: object, me: int, policy: object = None) -> float:
+    """Minimax played on the real engine (every legal move, no pruning): ``me`` maximises
+    its settlement score, the two others minimise it — or, with a ``policy``, play it."""
     import copy
 
     from cardavia.rules.runfast.deal import RunFastDeal
-    from cardavia.rules.runfast.moves import concretize
+    from cardavia.rules.runfast.moves import concretize, rank_counts
 
     assert isinstance(deal, RunFastDeal)
     if deal.over:
@@ -67,6 +69,9 @@ def _engine_value(deal: object, me: int) -> float:
         return float(deal.result["scores"][me])
     seat = deal.to_act()[0]
     options: list[object] = list(deal.move_patterns(seat)) or [None]
+    if policy is not None and seat != me:
+        assert callable(policy)
+        options = [policy(seat, [rank_counts(deal.cnt[s]) for s in range(3)], deal.top)]
     values = []
     for move in options:
         child = copy.deepcopy(deal)
@@ -74,30 +79,34 @@ def _engine_value(deal: object, me: int) -> float:
             child.pass_turn(seat)
         else:
             child.play_combo(seat, concretize(move, child.cnt[seat]))  # type: ignore[arg-type]
-        values.append(_engine_value(child, me))
+        values.append(_engine_value(child, me, policy))
     return max(values) if seat == me else min(values)
 
 
-def test_endgame_solver_matches_the_engine_on_real_endgames() -> None:
-    """Real deals played by ``basic`` until ≤ 9 cards are left: the solver's value of every
+@pytest.mark.parametrize("opponents", ["paranoid", "policy"])
+def test_endgame_solver_matches_the_engine_on_real_endgames(opponents: str) -> None:
+    """Real deals played by ``basic`` until few cards are left: the solver's value of every
     legal first move equals a plain minimax over the engine's own moves and settlement
     (must beat, R-3.4; the cards, the 2s, unplayed bombs, R-5.1–R-5.3; standing reply
-    bombs, R-5.4 — bonuses already earned included)."""
+    bombs, R-5.4 — bonuses already earned included); the other seats minimise (paranoid)
+    or play the rollout policy (a best reply to it)."""
     import copy
 
     from cardavia.ai.basic import BasicAgent
     from cardavia.ai.runfast.endgame import solve_each
+    from cardavia.ai.runfast.search import policy_move
     from cardavia.ai.runner import runfast_deal, take_turn
     from cardavia.rules.combo import Pattern
     from cardavia.rules.observation import observation
     from cardavia.rules.runfast.moves import concretize, rank_counts
 
+    policy = policy_move if opponents == "policy" else None
     checked = 0
     bonus_seen = 0
     for seed in range(400):
         deal = runfast_deal(seed)
         agents = [BasicAgent(s) for s in range(3)]
-        while not deal.over and sum(deal.size) > 9:
+        while not deal.over and sum(deal.size) > (9 if policy is None else 13):
             take_turn(deal, deal.to_act()[0], agents[deal.to_act()[0]])
         if deal.over:
             continue
@@ -115,7 +124,7 @@ def test_endgame_solver_matches_the_engine_on_real_endgames() -> None:
         got = solve_each(
             [rank_counts(deal.cnt[s]) for s in range(3)], turn=me, top=deal.top,
             top_seat=obs.top_seat, passes=passes, played_any=list(deal.played_any),
-            standing=standing, me=me, firsts=firsts, budget=10**7,
+            standing=standing, me=me, firsts=firsts, budget=10**7, policy=policy,
         )
         for move, value in zip(firsts, got, strict=True):
             child = copy.deepcopy(deal)
@@ -124,7 +133,7 @@ def test_endgame_solver_matches_the_engine_on_real_endgames() -> None:
             else:
                 child.play_combo(me, concretize(move, child.cnt[me]))
             assert value is not None
-            assert settled + value == _engine_value(child, me), (seed, move)
+            assert settled + value == _engine_value(child, me, policy), (seed, move)
         checked += 1
         if checked >= 12 and bonus_seen >= 2:
             break

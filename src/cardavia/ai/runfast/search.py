@@ -8,6 +8,10 @@
 * **Rollouts**: seats play from their planner units (:mod:`cardavia.ai.runfast.plan`) under the
   real must-beat rule; when no unit fits but a reply exists, the seat must break its plan
   (lowest reply, then re-plan). Bombs count as replies (+20 when left standing).
+* **Exact endgame**: with ≤ 24 cards left in the three hands, each candidate is valued on
+  the sampled deal by the searcher's best reply to the rollout policy, solved exactly
+  (:mod:`cardavia.ai.runfast.endgame`), instead of a rollout; every legal move may then be
+  a candidate (up to :data:`ENDGAME_CANDIDATES`).
 * **Value**: the seat's settlement score (R-5), computed exactly from the simulated end.
 """
 
@@ -38,6 +42,8 @@ SimUnit = Unit
 
 #: the significance gate (standard errors by which a candidate must beat basic's move)
 GATE = SIGNIFICANCE
+#: candidates when the sampled deals are solved exactly (:mod:`cardavia.ai.runfast.endgame`)
+ENDGAME_CANDIDATES = 6
 
 
 def sim_units(plan: Plan) -> list[SimUnit]:
@@ -201,6 +207,38 @@ def _bomb_time(seat: int, rcs: Sequence[Sequence[int]], us: Sequence[SimUnit]) -
     return opp_min <= 3 or sum(rcs[seat][2:15]) <= 8 or len(us) <= 3
 
 
+def policy_choice(
+    seat: int, us: Sequence[SimUnit], rcs: Sequence[Sequence[int]], top: Pattern | Combo | None
+) -> tuple[SimUnit | None, Pattern | None, bool]:
+    """The rollout policy's move for ``seat`` holding the planned plays ``us``: (the unit
+    played or None, the play or None for a pass, whether the hand must be planned again).
+
+    Leading: the weakest unit (:func:`_lead`). Following: the lowest unit that beats ``top``
+    (a bomb instead when it is time, :func:`_bomb_time`); when no unit fits but a reply
+    exists, the seat must beat (R-3.4) with its lowest reply and plan again.
+    """
+    if top is None:
+        u = _lead(seat, list(us), [sum(r[2:15]) for r in rcs])
+        return u, u.pattern, False
+    fits = [u for u in us if u.pattern.beats(top)]
+    if fits:
+        plain = [u for u in fits if not u.is_bomb]
+        if len(plain) < len(fits) and _bomb_time(seat, rcs, us):
+            plain = []  # basic: a standing reply bomb wins 20 — late or in danger
+        pick = min(plain or fits, key=lambda u: (u.pattern.tier, u.pattern.power))
+        return pick, pick.pattern, False
+    found = patterns(fake_cnt(rcs[seat]), top)
+    if found:  # must beat (R-3.4): break the plan
+        return None, min(found, key=lambda p: (p.tier, p.power)), True
+    return None, None, False
+
+
+def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None) -> Pattern | None:
+    """The rollout policy's play (None = pass) for ``seat``, planning its hand afresh (as
+    ``basic`` does every turn): the other seats of the exact endgame in policy mode."""
+    return policy_choice(seat, units_of(list(rcs[seat])), rcs, top)[1]
+
+
 def rollout(
     units: list[list[SimUnit]],
     rcs: list[list[int]],
@@ -232,25 +270,10 @@ def rollout(
         if forced is not False:
             play = forced if isinstance(forced, Pattern) else None
             forced = False
-            replan = False
-        elif top is None:
-            u = _lead(seat, us, [sum(r[2:15]) for r in rcs])
-            play = u.pattern
-            us.remove(u)
         else:
-            fits = [u for u in us if u.pattern.beats(top)]
-            if fits:
-                plain = [u for u in fits if not u.is_bomb]
-                if len(plain) < len(fits) and _bomb_time(seat, rcs, us):
-                    plain = []  # basic: a standing reply bomb wins 20 — late or in danger
-                pick = min(plain or fits, key=lambda u: (u.pattern.tier, u.pattern.power))
-                play = pick.pattern
-                us.remove(pick)
-            else:
-                found = patterns(fake_cnt(rc), top)
-                if found:  # must beat (R-3.4): break the plan
-                    play = min(found, key=lambda p: (p.tier, p.power))
-                    replan = True
+            unit, play, replan = policy_choice(seat, us, rcs, top)
+            if unit is not None:
+                us.remove(unit)
         if play is None:
             passes += 1
             if passes >= SEATS - 1:
@@ -365,7 +388,12 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             add_new(candidates, [max(plain, key=lambda m: m.power)])  # the block that holds
         add_smallest_bomb(candidates, moves)
         add_new(candidates, ranked[:4])
-    candidates = candidates[: search.max_candidates]
+    solved = sum(obs.hand_sizes) <= ENDGAME_CARDS
+    if solved:  # solved exactly: every legal move may compete
+        add_new(candidates, moves)
+        candidates = candidates[:ENDGAME_CANDIDATES]
+    else:
+        candidates = candidates[: search.max_candidates]
     if len(candidates) == 1:
         return default, reason
     mine = [units_of(rc) if c is None else units_after(rc, c) for c in candidates]
@@ -377,19 +405,18 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     bonuses = list(obs.extra.get("bomb_bonuses", []))
     sizes = list(obs.hand_sizes)
 
-    in_play = sum(sizes)  # cards left in the three hands (exact solve up to ENDGAME_CARDS)
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
     def one_sample() -> list[float]:
         hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng)
         others = {s: units_of(h) for s, h in hands.items()}
         exact: list[float | None] = [None] * len(candidates)
-        if in_play <= ENDGAME_CARDS:
+        if solved:  # the searcher's best reply to the rollout policy, exact on this deal
             full = [rc if s == me else hands[s] for s in range(SEATS)]
             exact = solve_each(
                 full, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 played_any=tracked.played_any, standing=standing, me=me, firsts=candidates,
-                deadline=search.stop_at,
+                deadline=search.stop_at, policy=policy_move,
             )
         values: list[float] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):

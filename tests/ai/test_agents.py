@@ -216,3 +216,23 @@ def test_expert_with_a_sample_cap_is_reproducible() -> None:
     assert not any(re.search(r"over ([7-9]|\d\d+) sampled", line) for line in first)
     with pytest.raises(ValueError, match="max_samples"):
         ExpertAgent(max_samples=0)
+
+
+@pytest.mark.parametrize("game", ["guandan", "runfast"])
+def test_expert_rules_never_samples(game: str) -> None:
+    """``expert_rules`` (Run Fast's difficulty hard) is the expert without search: no
+    decision of whole deals — endgames included, where the Run Fast expert lets every legal
+    move compete — ever samples a deal."""
+    deals = 3 if game == "guandan" else 12
+    for seed in range(deals):
+        agents = [make_agent("expert_rules", seed * 4 + s) for s in range(4 if game == "guandan" else 3)]
+        deal = guandan_deal(seed) if game == "guandan" else runfast_deal(seed)
+        searched: list[int] = []
+
+        def watch(seat: int, obs: object, decision: Decision, seconds: float) -> None:
+            agent = agents[seat]
+            assert isinstance(agent, ExpertAgent)
+            searched.append(agent.last_samples)
+
+        play_out(deal, agents, watch)
+        assert searched and not any(searched)

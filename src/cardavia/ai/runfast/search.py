@@ -11,7 +11,7 @@
 * **Exact endgame**: with ≤ 24 cards left in the three hands, each candidate is valued on
   the sampled deal by the searcher's best reply to the rollout policy, solved exactly
   (:mod:`cardavia.ai.runfast.endgame`), instead of a rollout; every legal move may then be
-  a candidate (up to :data:`ENDGAME_CANDIDATES`).
+  a candidate (up to the search's ``max_candidates``).
 * **Value**: the seat's settlement score (R-5), computed exactly from the simulated end.
 """
 
@@ -42,8 +42,6 @@ SimUnit = Unit
 
 #: the significance gate (standard errors by which a candidate must beat basic's move)
 GATE = SIGNIFICANCE
-#: candidates when the sampled deals are solved exactly (:mod:`cardavia.ai.runfast.endgame`)
-ENDGAME_CANDIDATES = 6
 
 
 def sim_units(plan: Plan) -> list[SimUnit]:
@@ -391,9 +389,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     solved = sum(obs.hand_sizes) <= ENDGAME_CARDS
     if solved:  # solved exactly: every legal move may compete
         add_new(candidates, moves)
-        candidates = candidates[:ENDGAME_CANDIDATES]
-    else:
-        candidates = candidates[: search.max_candidates]
+    candidates = candidates[: search.max_candidates]
     if len(candidates) == 1:
         return default, reason
     mine = [units_of(rc) if c is None else units_after(rc, c) for c in candidates]

@@ -633,7 +633,8 @@ function applyHint(msg) {
   window.cardavia.hints = (window.cardavia.hints || 0) + 1;
   const because = hintReason(msg);
   if (msg.pass || !msg.cards) {
-    S.hintText = t("hint.pass") + because;
+    // "Hint: pass. — why" reads badly: the sentence's own full stop goes when a reason follows
+    S.hintText = (because ? t("hint.pass").replace(/[.。।]\s*$/u, "") : t("hint.pass")) + because;
     ui.why.textContent = S.hintText;
     ui.pass.focus();
     return;

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from cardavia.ai import AGENTS, make_agent
-from cardavia.ai.base import Decision
+from cardavia.ai.base import Agent, Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.difficulty import DIFFICULTIES, PerGame, agent_for
 from cardavia.ai.expert import ExpertAgent
@@ -17,7 +18,7 @@ from cardavia.ai.runfast.plan import best_plan as rf_best_plan
 from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
 from cardavia.ai.tournament import mean_ci, run, tournament_main
 from cardavia.cards import parse_cards
-from cardavia.observation import observation
+from cardavia.observation import Observation, observation
 from cardavia.rules.combo import Combo
 from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.guandan.moves import counts, rank_counts
@@ -227,12 +228,18 @@ def test_expert_rules_never_samples(game: str) -> None:
     for seed in range(deals):
         agents = [make_agent("expert_rules", seed * 4 + s) for s in range(4 if game == "guandan" else 3)]
         deal = guandan_deal(seed) if game == "guandan" else runfast_deal(seed)
-        searched: list[int] = []
-
-        def watch(seat: int, obs: object, decision: Decision, seconds: float) -> None:
-            agent = agents[seat]
-            assert isinstance(agent, ExpertAgent)
-            searched.append(agent.last_samples)
-
-        play_out(deal, agents, watch)
+        searched = _samples_per_decision(deal, agents)
         assert searched and not any(searched)
+
+
+def _samples_per_decision(deal: GuandanDeal | RunFastDeal, agents: Sequence[Agent]) -> list[int]:
+    """Play the deal out; the sampled deals behind each decision of the (expert) agents."""
+    searched: list[int] = []
+
+    def watch(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
+        agent = agents[seat]
+        assert isinstance(agent, ExpertAgent)
+        searched.append(agent.last_samples)
+
+    play_out(deal, agents, watch)
+    return searched

@@ -175,14 +175,15 @@ def solve_each(
     rcs: Sequence[Sequence[int]], *, turn: int, top: Pattern | Combo | None, top_seat: int | None,
     passes: int, played_any: Sequence[bool], standing: int | None, me: int,
     firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
-    policy: Policy | None = None,
+    policy: Policy | None = None, nodes_used: list[int] | None = None,
 ) -> list[float | None]:
-    """``me``'s exact (paranoid) score from here for each first move of ``turn`` (a pattern,
-    None = pass), bonuses earned from here on included; the moves share one transposition
-    table and one node budget, and those left when it runs out get None. With a ``policy``
-    the other seats play it instead of minimising (a best reply to that policy: only
-    ``me``'s moves branch). Raises :class:`~cardavia.ai.search.OutOfTime` once the clock
-    passes ``deadline``."""
+    """``me``'s exact score from here for each first move of ``turn`` (a pattern, None =
+    pass), bonuses earned from here on included; the moves share one transposition table
+    and one node budget, and those left when it runs out get None. Without a ``policy`` the
+    other seats minimise ``me``'s score (paranoid); with one they play it (``me``'s best
+    reply to that policy: only its own moves branch). ``nodes_used`` (optional) receives
+    the nodes visited. Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes
+    ``deadline``."""
     solver = _Solver(me, budget, deadline, policy)
     work = [list(h) for h in rcs]
     played = tuple(bool(p) for p in played_any)
@@ -195,6 +196,8 @@ def solve_each(
         except _OutOfBudget:
             out.extend([None] * (len(firsts) - len(out)))
             break
+    if nodes_used is not None:
+        nodes_used.append(solver.nodes)
     return out
 
 

@@ -150,8 +150,12 @@ def test_every_tab_is_on_a_phone_screen(page: Page, live: Live, tables: Tables, 
 
 
 #: The trick's plays (cards and label) inside the felt and clear of every seat box; every
-#: badge of a seat on one line. [] when all is well.
-TRICK_CLEAR = """() => {
+#: badge of a seat on one line. [] when all is well. Measured once the trick's animations
+#: are over (a bomb's 300 ms pulse scales its play by 1.12 for a moment: the layout is what
+#: is checked, not a passing flourish).
+TRICK_CLEAR = """async () => {
+  const trick = document.querySelector('#trick');
+  if (trick) await Promise.all(trick.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => null)));
   const out = [], felt = document.querySelector('#felt').getBoundingClientRect();
   const seats = [...document.querySelectorAll('#seats .seat')];
   const box = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from cardavia.ai.alphabeta import Table, best_move_value, probe, store
 from cardavia.ai.search import check_clock
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize, patterns
@@ -74,7 +75,7 @@ class _Solver:
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
-        self.table: dict[_Key, tuple[float, int]] = {}  # value, 0 exact / 1 lower / -1 upper
+        self.table: Table = {}
 
     def value_of(self, places: Sequence[int]) -> float | None:
         result = _outcome(places)
@@ -130,33 +131,20 @@ class _Solver:
             check_clock(self.deadline)
         top_key = None if top is None else (top.type, top.size, top.tier, top.power)
         key: _Key = (tuple(tuple(h) for h in hands), turn, top_key, top_seat, passes, tuple(places))
-        found = self.table.get(key)
+        found = probe(self.table, key, alpha, beta)
         if found is not None:
-            v, flag = found
-            if flag == 0 or (flag > 0 and v >= beta) or (flag < 0 and v <= alpha):
-                return v
+            return found
         maximise = turn % 2 == self.me % 2
         moves: list[Pattern | None] = list(patterns(hands[turn], self.level, top))
         size = sum(hands[turn])
         moves.sort(key=lambda m: (m is not None and m.size == size, 0 if m is None else m.size), reverse=True)
         if top is not None:
             moves.append(None)
-        a0, b0 = alpha, beta
-        best = -99.0 if maximise else 99.0
-        for m in moves:
-            v = self.step(hands, turn, top, top_seat, passes, places, m, alpha, beta)
-            if maximise:
-                if v > best:
-                    best = v
-                alpha = max(alpha, v)
-            else:
-                if v < best:
-                    best = v
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        flag = 1 if best >= b0 else -1 if best <= a0 else 0
-        self.table[key] = (best, flag)
+        best = best_move_value(
+            moves, lambda m, a, b: self.step(hands, turn, top, top_seat, passes, places, m, a, b),
+            maximise, alpha, beta,
+        )
+        store(self.table, key, best, alpha, beta)
         return best
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from cardavia.ai.alphabeta import Table, best_move_value, probe, store
 from cardavia.ai.search import check_clock
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.runfast.moves import patterns_of_ranks
@@ -96,7 +97,7 @@ class _Solver:
         self.budget = budget
         self.deadline = deadline
         self.nodes = 0
-        self.table: dict[_Key, tuple[float, int]] = {}  # value, 0 exact / 1 lower / -1 upper
+        self.table: Table = {}
 
     def step(
         self, rcs: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
@@ -136,17 +137,15 @@ class _Solver:
             check_clock(self.deadline)
         top_key = None if top is None else (top.type, top.size, top.tier, top.power)
         key: _Key = (tuple(tuple(h) for h in rcs), turn, top_key, top_seat, passes, played, standing)
-        found = self.table.get(key)
+        found = probe(self.table, key, alpha, beta)
         if found is not None:
-            v, flag = found
-            if flag == 0 or (flag > 0 and v >= beta) or (flag < 0 and v <= alpha):
-                return v
+            return found
         maximise = turn == self.me
         moves: list[Pattern | None]
         if not maximise and self.policy is not None:
             moves = [self.policy(turn, rcs, top)]
             v = self.step(rcs, turn, top, top_seat, passes, played, standing, moves[0], alpha, beta)
-            self.table[key] = (v, 1 if v >= beta else -1 if v <= alpha else 0)
+            store(self.table, key, v, alpha, beta)
             return v
         moves = list(patterns_of_ranks(rcs[turn], top))
         size = sum(rcs[turn][2:15])
@@ -154,20 +153,11 @@ class _Solver:
         moves.sort(key=lambda m: (m is not None and m.size == size, 0 if m is None else m.size), reverse=True)
         if not moves:
             moves = [None]  # a pass only without any reply (the leader always has one)
-        a0, b0 = alpha, beta
-        best = -math.inf if maximise else math.inf
-        for m in moves:
-            v = self.step(rcs, turn, top, top_seat, passes, played, standing, m, alpha, beta)
-            if maximise:
-                best = max(best, v)
-                alpha = max(alpha, v)
-            else:
-                best = min(best, v)
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        flag = 1 if best >= b0 else -1 if best <= a0 else 0
-        self.table[key] = (best, flag)
+        best = best_move_value(
+            moves, lambda m, a, b: self.step(rcs, turn, top, top_seat, passes, played, standing, m, a, b),
+            maximise, alpha, beta,
+        )
+        store(self.table, key, best, alpha, beta)
         return best
 
 

@@ -19,8 +19,38 @@ import math
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
+from cardavia.ai.search import check_clock
+from cardavia.rules.combo import Combo, Pattern
+
 M = TypeVar("M")
 Table = dict[Hashable, tuple[float, int]]
+
+
+class OutOfBudget(Exception):
+    """A solve visited more nodes than its budget: the caller rolls out instead."""
+
+
+class Budget:
+    """The nodes one solve may visit and the clock it must not pass."""
+
+    def __init__(self, limit: int, deadline: float = math.inf) -> None:
+        self.limit = limit
+        self.deadline = deadline
+        self.nodes = 0
+
+    def visit(self) -> None:
+        """Count a node; :class:`OutOfBudget` past the limit, and every 64 nodes the clock
+        (:class:`~cardavia.ai.search.OutOfTime` once ``deadline`` has passed)."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise OutOfBudget
+        if not self.nodes & 63:
+            check_clock(self.deadline)
+
+
+def play_key(top: Pattern | Combo | None) -> tuple[object, ...] | None:
+    """What a transposition key needs of the play to beat (None: a lead)."""
+    return None if top is None else (top.type, top.size, top.tier, top.power)
 
 
 def probe(table: Table, key: Hashable, alpha: float, beta: float) -> float | None:
@@ -59,4 +89,4 @@ def best_move_value(
     return best
 
 
-__all__ = ["Table", "best_move_value", "probe", "store"]
+__all__ = ["Budget", "OutOfBudget", "Table", "best_move_value", "play_key", "probe", "store"]

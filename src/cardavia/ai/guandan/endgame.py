@@ -29,8 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cardavia.ai.alphabeta import Table, best_move_value, probe, store
-from cardavia.ai.search import check_clock
+from cardavia.ai.alphabeta import Budget, OutOfBudget, Table, best_move_value, play_key, probe, store
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize, patterns
 
@@ -42,10 +41,6 @@ ENDGAME_CARDS = 10
 NODE_BUDGET = 400
 
 _Key = tuple[object, ...]
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
@@ -72,9 +67,7 @@ class _Solver:
     def __init__(self, level: int, me: int, budget: int, deadline: float = math.inf) -> None:
         self.level = level
         self.me = me
-        self.budget = budget
-        self.deadline = deadline
-        self.nodes = 0
+        self.budget = Budget(budget, deadline)
         self.table: Table = {}
 
     def value_of(self, places: Sequence[int]) -> float | None:
@@ -124,12 +117,8 @@ class _Solver:
         self, hands: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
         passes: int, places: list[int], alpha: float, beta: float,
     ) -> float:
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _OutOfBudget
-        if not self.nodes & 63:
-            check_clock(self.deadline)
-        top_key = None if top is None else (top.type, top.size, top.tier, top.power)
+        self.budget.visit()
+        top_key = play_key(top)
         key: _Key = (tuple(tuple(h) for h in hands), turn, top_key, top_seat, passes, tuple(places))
         found = probe(self.table, key, alpha, beta)
         if found is not None:
@@ -163,7 +152,7 @@ def solve(
             return solver.search(work, turn, top, top_seat, passes, list(places), -99.0, 99.0)
         assert first is not True
         return solver.step(work, turn, top, top_seat, passes, list(places), first, -99.0, 99.0)
-    except _OutOfBudget:
+    except OutOfBudget:
         return None
 
 
@@ -181,7 +170,7 @@ def solve_each(
     for first in firsts:
         try:
             out.append(solver.step(work, turn, top, top_seat, passes, list(places), first, -99.0, 99.0))
-        except _OutOfBudget:
+        except OutOfBudget:
             out.extend([None] * (len(firsts) - len(out)))
             break
     return out

@@ -42,8 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from cardavia.ai.alphabeta import Table, best_move_value, probe, store
-from cardavia.ai.search import check_clock
+from cardavia.ai.alphabeta import Budget, OutOfBudget, Table, best_move_value, play_key, probe, store
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.runfast.moves import patterns_of_ranks
 
@@ -59,10 +58,6 @@ _Key = tuple[object, ...]
 #: a fixed policy for the other seats: ``(seat, rank counts of every hand, top) → play``
 #: (None = pass); with one, only the searching seat's moves branch
 Policy = Callable[[int, Sequence[Sequence[int]], Pattern | Combo | None], Pattern | None]
-
-
-class _OutOfBudget(Exception):
-    pass
 
 
 def _bonus(bomber: int, me: int) -> float:
@@ -94,9 +89,7 @@ class _Solver:
     def __init__(self, me: int, budget: int, deadline: float, policy: Policy | None = None) -> None:
         self.me = me
         self.policy = policy
-        self.budget = budget
-        self.deadline = deadline
-        self.nodes = 0
+        self.budget = Budget(budget, deadline)
         self.table: Table = {}
 
     def step(
@@ -130,12 +123,8 @@ class _Solver:
         self, rcs: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
         passes: int, played: tuple[bool, ...], standing: int | None, alpha: float, beta: float,
     ) -> float:
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _OutOfBudget
-        if not self.nodes & 63:
-            check_clock(self.deadline)
-        top_key = None if top is None else (top.type, top.size, top.tier, top.power)
+        self.budget.visit()
+        top_key = play_key(top)
         key: _Key = (tuple(tuple(h) for h in rcs), turn, top_key, top_seat, passes, played, standing)
         found = probe(self.table, key, alpha, beta)
         if found is not None:
@@ -183,11 +172,11 @@ def solve_each(
             out.append(
                 solver.step(work, turn, top, top_seat, passes, played, standing, first, -math.inf, math.inf)
             )
-        except _OutOfBudget:
+        except OutOfBudget:
             out.extend([None] * (len(firsts) - len(out)))
             break
     if nodes_used is not None:
-        nodes_used.append(solver.nodes)
+        nodes_used.append(solver.budget.nodes)
     return out
 
 

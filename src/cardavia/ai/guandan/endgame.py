@@ -4,7 +4,7 @@ When few cards remain, the expert's search values a candidate on a sampled deal 
 the rest of the deal exactly instead of rolling it out: alpha-beta over every legal play
 and pass of every seat (one team maximises the value, the other minimises it), with a
 transposition table, and the same value as the rollouts (``±(1 + 0.5 × levels)`` for the
-first finisher's team, :func:`cardavia.ai.guandan.search.rollout`). The search votes across
+first finisher's team in the match's terms, :mod:`cardavia.ai.guandan.value`). The search votes across
 the sampled deals like any rollout value. A node budget bounds the work: a position too big
 for it returns None and the caller rolls out instead.
 
@@ -33,26 +33,14 @@ from cardavia.ai.alphabeta import Budget, OutOfBudget, Table, best_move_value, p
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize, patterns
 
-WIN_VALUE = 1.0
-LEVEL_VALUE = 0.5
+from .value import PLAIN, Values, outcome, value_for
+
 #: positions with at most this many cards in the active hands are solved
 ENDGAME_CARDS = 10
 #: nodes one solve may visit before it gives up (returns None)
 NODE_BUDGET = 400
 
 _Key = tuple[object, ...]
-
-
-def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
-    if not places:
-        return None
-    first = places[0]
-    mate = (first + 2) % 4
-    if mate in places:
-        return first % 2, 4 - places.index(mate)
-    if len(places) >= 3:
-        return first % 2, 1
-    return None
 
 
 def _next_active(sizes: Sequence[int], seat: int) -> int:
@@ -64,19 +52,20 @@ def _next_active(sizes: Sequence[int], seat: int) -> int:
 
 
 class _Solver:
-    def __init__(self, level: int, me: int, budget: int, deadline: float = math.inf) -> None:
+    def __init__(
+        self, level: int, me: int, budget: int, deadline: float = math.inf, values: Values = PLAIN
+    ) -> None:
         self.level = level
         self.me = me
+        self.values = values
         self.budget = Budget(budget, deadline)
         self.table: Table = {}
 
     def value_of(self, places: Sequence[int]) -> float | None:
-        result = _outcome(places)
+        result = outcome(places)
         if result is None:
             return None
-        team, adv = result
-        v = WIN_VALUE + LEVEL_VALUE * adv
-        return v if team == self.me % 2 else -v
+        return value_for(self.values, result, self.me)
 
     def step(
         self, hands: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
@@ -140,12 +129,13 @@ class _Solver:
 def solve(
     hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
     top_seat: int | None, passes: int, places: Sequence[int], me: int,
-    first: Pattern | bool | None = False, budget: int = NODE_BUDGET,
+    first: Pattern | bool | None = False, budget: int = NODE_BUDGET, values: Values = PLAIN,
 ) -> float | None:
     """The exact value for ``me``'s team of the deal ``hands`` (a count array per seat) with
     ``turn`` to act; ``first`` is that seat's move (a pattern, None = pass, False: any).
-    None when the position needs more than ``budget`` nodes."""
-    solver = _Solver(level, me, budget)
+    None when the position needs more than ``budget`` nodes. ``values``: what each finish
+    is worth in the match (:mod:`cardavia.ai.guandan.value`)."""
+    solver = _Solver(level, me, budget, values=values)
     work = [list(h) for h in hands]
     try:
         if first is False:
@@ -160,11 +150,12 @@ def solve_each(
     hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
     top_seat: int | None, passes: int, places: Sequence[int], me: int,
     firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
+    values: Values = PLAIN,
 ) -> list[float | None]:
     """:func:`solve` for each first move of ``turn`` on one deal, sharing one transposition
     table and one node budget; None for the moves left when the budget ran out. Raises
     :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``."""
-    solver = _Solver(level, me, budget, deadline)
+    solver = _Solver(level, me, budget, deadline, values)
     work = [list(h) for h in hands]
     out: list[float | None] = []
     for first in firsts:

@@ -21,7 +21,8 @@
 * **Exact endgame**: with ≤ 10 cards left in play, each candidate is valued on the sampled
   deal by an exact solve (:mod:`cardavia.ai.guandan.endgame`) instead of a rollout.
 * **Value**: ``±(1 + 0.5 × levels)`` for the team of the first finisher (deal win plus the
-  level gain, G-1.3).
+  level gain, G-1.3), in the match's terms (:mod:`cardavia.ai.guandan.value`): gains stop
+  at A, and at A a finish that wins the match (G-1.6) is worth more than any deal.
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 from . import basic
 from .basic import level_of
 from .endgame import ENDGAME_CARDS, solve_each
+from .leads import Lead, last_leads
 from .plan import Plan, Unit, best_plan, remove_pattern
 from .shape import deal_shaped
+from .value import PLAIN, Values, outcome, outcome_values, value_for
 
-WIN_VALUE = 1.0
-LEVEL_VALUE = 0.5
 #: lead candidates: this many of the weakest planned plays and of the strongest
 LEAD_WEAKEST = 3
 LEAD_STRONGEST = 1
@@ -98,6 +99,13 @@ def units_after(cnt: Sequence[int], level: int, move: Pattern) -> list[SimUnit]:
 #: How much less likely a pass on an opponent's single/pair/triple is when the passer holds
 #: a plain reply (Guandan players hold back on purpose: soft evidence, not proof).
 PASS_EVIDENCE = 0.3
+#: How much less likely a sampled hand is when the rollout policy, holding it (plus the cards
+#: played since), would have led another kind of play than the seat's latest lead did
+#: (inference from plays: players lead their weakest planned play). 1.0 = leads ignored.
+LEAD_EVIDENCE = 1.0
+#: leads made from more cards than this are not read (long hands say little; planning them
+#: on every sample costs time)
+LEAD_MAX_CARDS = 15
 SAMPLE_TRIES = 8
 
 _GROUP_SIZE = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIPLE: 3}
@@ -113,6 +121,7 @@ def sample_hands(
     level: int = 2,
     shape: float = 1.0,
     plans: dict[int, list[Unit]] | None = None,
+    leads: dict[int, tuple[Lead, list[int]]] | None = None,
 ) -> dict[int, list[int]]:
     """Count arrays for the other seats, consistent with counts and known cards, short
     hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
@@ -121,29 +130,47 @@ def sample_hands(
     ``passed_on`` (seat → plays it passed on, :func:`track`) weighs the deal:
     each pass the sampled hand could have answered with a plain reply keeps the sample
     with probability :data:`PASS_EVIDENCE` only (rejection sampling, a few tries, then the
-    least contradicted sample). ``plans`` (optional) receives the planned plays of the
-    shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
+    least contradicted sample). ``leads`` (seat → its latest lead and the codes played
+    since, :func:`cardavia.ai.guandan.leads.last_leads`) weighs it the same way: a hand from
+    which the rollout policy would have led another kind of play keeps the sample with
+    probability :data:`LEAD_EVIDENCE`. ``plans`` (optional) receives the planned plays of
+    the shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
     """
     best: dict[int, list[int]] | None = None
     best_plans: dict[int, list[Unit]] = {}
-    best_bad = 1 << 30
-    for _ in range(SAMPLE_TRIES if passed_on else 1):
+    best_weight = -1.0
+    for _ in range(SAMPLE_TRIES if passed_on or leads else 1):
         tried: dict[int, list[Unit]] = {}
         hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried)
-        if not passed_on:
+        if not passed_on and not leads:
             best, best_plans = hands, tried
             break
-        bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands)
-        if bad == 0 or rng.random() < PASS_EVIDENCE**bad:
+        bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands) if passed_on else 0
+        missed = sum(_other_lead(hands[s], level, *leads[s]) for s in leads if s in hands) if leads else 0
+        weight = PASS_EVIDENCE**bad * LEAD_EVIDENCE**missed
+        if weight >= 1.0 or rng.random() < weight:
             best, best_plans = hands, tried
             break
-        if bad < best_bad:
-            best, best_bad, best_plans = hands, bad, tried
+        if weight > best_weight:
+            best, best_weight, best_plans = hands, weight, tried
     assert best is not None
     if plans is not None:  # the planned plays of the sample returned, not of the last try
         plans.clear()
         plans.update(best_plans)
     return best
+
+
+def _other_lead(cnt: Sequence[int], level: int, lead: Lead, since: Sequence[int]) -> bool:
+    """Whether the rollout policy, holding ``cnt`` plus the cards played ``since`` the lead,
+    would have led a play of another type or size than ``lead`` (the seat's real lead)."""
+    hand = list(cnt)
+    for code in since:
+        hand[code] += 1
+    units = units_of(hand, level)
+    if not units:
+        return False
+    play = _lead(lead.seat, units, lead.sizes)
+    return play.pattern.type is not lead.combo.type or play.size != lead.combo.size
 
 
 def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int:
@@ -169,19 +196,6 @@ def _next_active(sizes: Sequence[int], seat: int) -> int:
         if sizes[s] > 0:
             return s
     return seat
-
-
-def _outcome(places: Sequence[int]) -> tuple[int, int] | None:
-    """(winning team, levels advanced) once the finishing order decides them."""
-    if not places:
-        return None
-    first = places[0]
-    mate = (first + 2) % 4
-    if mate in places:
-        return first % 2, 4 - places.index(mate)  # 2nd → 3, 3rd → 2
-    if len(places) >= 3:
-        return first % 2, 1
-    return None
 
 
 def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
@@ -272,10 +286,12 @@ def rollout(
     me: int,
     first: SimUnit | bool | None,
     deadline: float = math.inf,
+    values: Values = PLAIN,
 ) -> float:
     """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
 
-    ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team.
+    ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team
+    (``values``: what each finish is worth in the match, :mod:`cardavia.ai.guandan.value`).
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     steps = 0
@@ -321,11 +337,9 @@ def rollout(
         if sizes[seat] <= 0:
             sizes[seat] = 0
             places.append(seat)
-            result = _outcome(places)
+            result = outcome(places)
             if result is not None:
-                team, adv = result
-                value = WIN_VALUE + LEVEL_VALUE * adv
-                return value if team == me % 2 else -value
+                return value_for(values, result, me)
         turn = _next_active(sizes, seat)
     # undecided (guard): judge by cards left per team
     mine = sizes[me] + sizes[(me + 2) % 4]
@@ -422,6 +436,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     if not moves:
         return None, reason
     tracked = track(obs)
+    led = last_leads(obs.history, obs.hand_sizes, me, LEAD_MAX_CARDS) if LEAD_EVIDENCE < 1.0 else {}
     rc, w = rank_counts(cnt, level)
     plan = best_plan(rc, w, level)
     # exact endgame: all planned plays but one cannot be beaten by any unseen cards
@@ -480,11 +495,13 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     sizes = list(obs.hand_sizes)
     passes = trailing_passes(obs)
     endgame_size = sum(sizes)  # cards left in play (exact solve below ENDGAME_CARDS)
+    stakes = outcome_values(obs.team_levels, level)  # the match's terms (G-1.4, G-1.6)
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
         hands = sample_hands(
-            me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0, plans
+            me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0,
+            plans, led,
         )
         others = {
             s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)
@@ -496,6 +513,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             exact = solve_each(
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 places=obs.places, me=me, firsts=candidates, deadline=search.stop_at,
+                values=stakes,
             )
         values: list[float] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
@@ -508,7 +526,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             values.append(
                 rollout(
                     units, list(sizes), me, obs.top, obs.top_seat, passes,
-                    list(obs.places), me, first, search.stop_at,
+                    list(obs.places), me, first, search.stop_at, stakes,
                 )
             )
         return values

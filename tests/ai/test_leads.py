@@ -3,11 +3,19 @@ engine's own tricks (G-4.2, G-4.6, G-4.7) over whole self-play deals."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from cardavia.ai import make_agent
 from cardavia.ai.base import Decision
-from cardavia.ai.guandan.leads import last_leads, start_sizes, trick_leads
+from cardavia.ai.guandan import search
+from cardavia.ai.guandan.leads import Lead, last_leads, start_sizes, trick_leads
+from cardavia.ai.guandan.search import _other_lead
 from cardavia.ai.runner import guandan_deal, play_out
+from cardavia.cards import counts, parse_cards
 from cardavia.observation import Observation
+from cardavia.rules.guandan.combos import classify
 
 
 def _observations(seed: int) -> list[Observation]:
@@ -50,3 +58,51 @@ def test_last_leads_only_reads_short_hands_and_plain_leads() -> None:
                 assert lead.combo.size < lead.sizes[seat]
                 # the cards played since the lead, the lead's own among them
                 assert len(since) == lead.sizes[seat] - obs.hand_sizes[seat]
+
+
+def test_the_rollout_policys_lead_is_read_from_the_hand_it_led_from() -> None:
+    three = classify("3s", 2)[0]
+    lead = Lead(1, three, 10, (20, 6, 20, 20))  # seat 1 led a single 3 from 6 cards
+    since = [c.code for c in three.cards]
+
+    def other(hand: str) -> bool:
+        return _other_lead(counts(parse_cards(hand)), 2, lead, since)
+
+    assert not other("4s 4d 9s 9d 9c")  # 3 + pair + triple: the 3 is its weakest play
+    assert not other("5s 6d 7c 8s 9h")  # 3 + a straight
+    assert other("3d 3c 9s 9d 9c")  # it would have led three 3s with the nines, not a 3
+
+
+def test_samples_weigh_the_leads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With lead evidence on, sampled hands from which the policy would have led another
+    kind of play are rarer than without it (and counts stay exact)."""
+    found = None
+    for seed in range(10):
+        for obs in _observations(seed):
+            led = last_leads(obs.history, obs.hand_sizes, obs.seat, 15)
+            if led and all(obs.hand_sizes[s] >= 4 for s in led):
+                found = (obs, led)
+                break
+        if found:
+            break
+    assert found is not None
+    obs, led = found
+    tracked = search.track(obs)
+    level = obs.level or 2
+
+    def mismatch_rate(evidence: float) -> float:
+        monkeypatch.setattr(search, "LEAD_EVIDENCE", evidence)
+        rng = random.Random(5)
+        bad = 0
+        for _ in range(300):
+            hands = search.sample_hands(
+                obs.seat, obs.hand_sizes, tracked.unseen, tracked.known, rng, None, level,
+                leads=led if evidence < 1.0 else None,
+            )
+            for s, (lead, since) in led.items():
+                assert sum(hands[s]) == obs.hand_sizes[s]
+                bad += _other_lead(hands[s], level, lead, since)
+        return bad / (300 * len(led))
+
+    without, weighed = mismatch_rate(1.0), mismatch_rate(0.2)
+    assert weighed < without - 0.05, (without, weighed)

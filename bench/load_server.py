@@ -440,8 +440,7 @@ def main() -> None:
     parser.add_argument("--game", choices=["mix", "guandan", "runfast"], default="mix")
     parser.add_argument("--difficulties", default="random",
                         help="comma-separated; each table draws its opponents' and its"
-                        " partner's level from these (hard/expert search 50/250 ms a Guandan move,"
-                        " 50/150 ms a Run Fast move)")
+                        " partner's level from these (hard/expert search 50/150 ms a move)")
     parser.add_argument("--pacing", type=float, default=0.0,
                         help="seconds between AI moves (the product default is 0.6)")
     parser.add_argument("--think", type=float, default=0.0,

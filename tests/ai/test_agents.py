@@ -13,7 +13,6 @@ from cardavia.ai.base import Agent, Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.difficulty import DIFFICULTIES, PerGame, agent_for
 from cardavia.ai.expert import ExpertAgent
-from cardavia.ai.games import game_ai
 from cardavia.ai.guandan.plan import best_plan
 from cardavia.ai.runfast.plan import best_plan as rf_best_plan
 from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
@@ -218,25 +217,6 @@ def test_expert_with_a_sample_cap_is_reproducible() -> None:
     assert not any(re.search(r"over ([7-9]|\d\d+) sampled", line) for line in first)
     with pytest.raises(ValueError, match="max_samples"):
         ExpertAgent(max_samples=0)
-
-
-def test_expert_default_budget_is_per_game() -> None:
-    """Without a budget the expert searches each game's own think time; a budget given
-    applies to every game, and never past the hard cap."""
-    gd, rf = observation(guandan_deal(3), 0), observation(runfast_deal(3), 0)
-    agent = ExpertAgent(1, max_samples=1)
-    agent.act(gd)
-    assert agent.search.budget == pytest.approx(game_ai("guandan").think_ms / 1000)
-    agent.act(rf)
-    assert agent.search.budget == pytest.approx(game_ai("runfast").think_ms / 1000)
-    assert game_ai("guandan").think_ms != game_ai("runfast").think_ms
-    fixed = ExpertAgent(1, budget_ms=40, max_samples=1)
-    for obs in (gd, rf):
-        fixed.act(obs)
-        assert fixed.search.budget == pytest.approx(0.040)
-    capped = ExpertAgent(1, hard_cap_ms=100, max_samples=1)
-    capped.act(gd)
-    assert capped.search.budget == pytest.approx(0.100)
 
 
 @pytest.mark.parametrize("game", ["guandan", "runfast"])

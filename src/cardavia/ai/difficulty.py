@@ -32,8 +32,7 @@ STRONGEST = "expert"
 
 #: difficulty → agent name in :data:`cardavia.ai.AGENTS`:
 #: easy = basic with 25 % loose moves and no blocking, normal = basic (planner + rules),
-#: expert = the current expert with its full budget (per game: Guandan 250 ms, Run Fast 150 ms,
-#: :attr:`cardavia.ai.games.GameAI.think_ms`). ``hard`` is chosen per game
+#: expert = the current expert with the full 150 ms budget. ``hard`` is chosen per game
 #: (:attr:`cardavia.ai.games.GameAI.hard`, :class:`PerGame`): Guandan ``expert_v1_quick``
 #: (the frozen pre-issue-15 expert at 50 ms), Run Fast ``expert_rules`` (basic plus the
 #: expert's sure rules, no search) — in each game the agent that beats ``normal`` and loses

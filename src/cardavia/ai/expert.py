@@ -18,8 +18,6 @@ Per move (both games; each game's steps are in :mod:`cardavia.ai.guandan.search`
 The frozen pre-issue-15 version is ``expert_v1`` (:mod:`cardavia.ai.v1`).
 
 The search is anytime: it stops at ``budget_ms`` and never runs past ``hard_cap_ms``.
-Without a ``budget_ms`` each game's own default applies
-(:attr:`cardavia.ai.games.GameAI.think_ms`: Guandan 250 ms, Run Fast 150 ms).
 ``max_samples`` (optional) also stops it after that many sampled deals: with a budget too
 large to matter, the agent's decisions then depend on its seed only (reproducible research).
 """
@@ -45,7 +43,7 @@ class ExpertAgent:
         self,
         seed: int = 0,
         *,
-        budget_ms: float | None = None,
+        budget_ms: float = 150.0,
         hard_cap_ms: float = 280.0,
         max_candidates: int = 6,
         max_samples: int | None = None,
@@ -67,7 +65,6 @@ class ExpertAgent:
         t0 = time.perf_counter()
         cnt = hand_counts(obs)
         game = game_ai(obs.game)
-        self.search.game_budget(game.think_ms)
         return game.decision(obs, cnt, game.search(obs, cnt, self.search, t0))
 
     def choose_return(self, obs: Observation) -> ReturnDecision:

@@ -75,9 +75,6 @@ class GameAI:
     #: the agent of difficulty ``hard`` in this game (:mod:`cardavia.ai.difficulty`): the
     #: one that beats ``normal`` and loses to ``expert`` in this game's tournaments
     hard: str
-    #: the ``expert``'s search budget per move in this game when none is given (ms; the
-    #: hard cap stays the agent's): where more samples still pay (docs/ai.md, Results)
-    think_ms: float = 150.0
 
     def decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
         """The agent's answer: the chosen pattern made concrete on this hand, with its reason."""
@@ -96,7 +93,6 @@ GAMES: dict[str, GameAI] = {
         gd_search.decide, gd_search.track,
         Tournament(gd_tournament.slots, gd_tournament.play, gd_tournament.summarize, gd_tournament.lines),
         hard="expert_v1_quick",
-        think_ms=250.0,
     ),
     RunFastDeal.game: GameAI(
         rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.give_back,

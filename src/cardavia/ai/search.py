@@ -52,7 +52,7 @@ class Search:
         self,
         rng: random.Random,
         *,
-        budget_ms: float | None = 150.0,
+        budget_ms: float = 150.0,
         hard_cap_ms: float = 280.0,
         max_candidates: int = 5,
         max_samples: int | None = None,
@@ -60,10 +60,8 @@ class Search:
         if max_samples is not None and max_samples < 1:
             raise ValueError(f"max_samples must be at least 1, not {max_samples}")
         self.rng = rng
-        #: the budget given (None: the game's own, :meth:`game_budget`)
-        self.given_ms = budget_ms
-        self.hard_cap = max(hard_cap_ms, budget_ms or 0.0) / 1000.0
-        self.budget = self.hard_cap if budget_ms is None else budget_ms / 1000.0
+        self.budget = budget_ms / 1000.0
+        self.hard_cap = max(hard_cap_ms, budget_ms) / 1000.0
         self.max_candidates = max_candidates
         self.max_samples = max_samples
         self.last_samples = 0  # sampled deals behind the latest decision
@@ -71,12 +69,6 @@ class Search:
         #: rollouts and endgame solves check it (:func:`check_clock`); infinite outside
         #: :meth:`run`
         self.stop_at = math.inf
-
-    def game_budget(self, think_ms: float) -> None:
-        """Search the game's ``think_ms`` per move from now on, unless a budget was given
-        (never past the hard cap)."""
-        if self.given_ms is None:
-            self.budget = min(think_ms / 1000.0, self.hard_cap)
 
     def run(
         self,

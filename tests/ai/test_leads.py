@@ -1,5 +1,5 @@
 """The leads read from a Guandan history (inference from plays): checked against the deal
-engine's own tricks (G-4.2, G-4.6, G-4.7) over whole self-play deals."""
+engine's own tricks (G-4.1, G-4.2, G-4.3) over whole self-play deals."""
 
 from __future__ import annotations
 

@@ -7,9 +7,9 @@ only reads the history: which plays opened a trick, each seat's hand size at tha
 and the cards the seat has played since (a hand only shrinks, so the hand it led from is
 its hand now plus those cards).
 
-Tricks are followed as the rules run them (G-4.2, G-4.6): a trick ends when every other
+Tricks are followed as the rules run them (G-4.1, G-4.2): a trick ends when every other
 seat still in the deal has passed on the latest play; when the player of that play has
-gone out, the trick ends once all remaining seats passed, and the partner leads (G-4.7).
+gone out, the trick ends once all remaining seats passed, and the partner leads (G-4.3).
 
 >>> from cardavia.rules.guandan.combos import classify
 >>> four, ace = classify("4s")[0], classify("As")[0]

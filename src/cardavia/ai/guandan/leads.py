@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cardavia.rules.combo import Combo
-
-HistoryEntry = tuple[int, Combo | None]
+from cardavia.rules.observation import HistoryEntry
 
 
 @dataclass(frozen=True, slots=True)

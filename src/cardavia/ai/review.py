@@ -36,6 +36,7 @@ from typing import Any
 from cardavia.ai.base import Decision
 from cardavia.ai.games import game_ai
 from cardavia.ai.guandan import search as gd
+from cardavia.ai.guandan.value import outcome_values
 from cardavia.ai.reasons import Reason, ReasonArg
 from cardavia.ai.runfast import search as rf
 from cardavia.ai.search import Search, trailing_passes
@@ -172,6 +173,7 @@ def _guandan_values(
         firsts.append(gd.SimUnit(_as_pattern(move), 0.0, move.tier > 0))
     sizes = list(obs.hand_sizes)
     passes = trailing_passes(obs)
+    stakes = outcome_values(obs.team_levels, level)  # the match's terms, as the expert's
     rows: list[list[float]] = []
     for _ in range(n):
         hands = gd.sample_hands(me, sizes, tracked.unseen, tracked.known, rng, tracked.no_reply, level)
@@ -181,7 +183,8 @@ def _guandan_values(
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
             row.append(
                 gd.rollout(
-                    units, list(sizes), me, obs.top, obs.top_seat, passes, list(obs.places), me, first
+                    units, list(sizes), me, obs.top, obs.top_seat, passes, list(obs.places), me, first,
+                    values=stakes,
                 )
             )
         rows.append(row)

@@ -83,11 +83,26 @@ _MEMO: dict[tuple[int, tuple[int, ...]], tuple[float, Choice]] = {}
 _MEMO_LIMIT = 100_000  # ≈ 35 MB at most (a server runs for weeks: keep it bounded)
 
 
+_PLANS: dict[tuple[int, ...], Plan] = {}
+_PLANS_LIMIT = 50_000  # whole plans by hand (the rollouts re-plan the same hands often)
+
+
 def best_plan(rc: list[int]) -> Plan:
     """The best plan of a hand given as Run Fast rank counts (index 2–14)."""
+    key = tuple(rc[:15])
+    found = _PLANS.get(key)
+    if found is not None:
+        return found
+    if len(_PLANS) > _PLANS_LIMIT:
+        _PLANS.clear()
+    plan = _plan(list(key))
+    _PLANS[key] = plan
+    return plan
+
+
+def _plan(work: list[int]) -> Plan:
     if len(_MEMO) > _MEMO_LIMIT:
         _MEMO.clear()
-    work = list(rc[:15])
     score = _search(work, 3)
     units: list[Unit] = []
     s = 3

@@ -32,6 +32,7 @@ from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic
 from .endgame import ENDGAME_CARDS, solve_each
+from .evidence import Play, recent_plays, same_play
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 
 SEATS = 3
@@ -72,9 +73,14 @@ def sample_hands(
     rng: random.Random,
     tries: int = 24,
     shape: float = 1.0,
+    plays: dict[int, list[Play]] | None = None,
 ) -> dict[int, list[int]]:
     """Rank counts for the two other seats, consistent with the passes when possible; the
-    shorter hand shaped like a real one (:func:`_shape`; ``shape`` scales it, 0 = random)."""
+    shorter hand shaped like a real one (:func:`_shape`; ``shape`` scales it, 0 = random).
+
+    ``plays`` (seat → its latest plays, :func:`cardavia.ai.runfast.evidence.recent_plays`)
+    weighs a sample that meets the passes: each play ``basic`` would not have made from the
+    sampled hand keeps it with probability :data:`PLAY_EVIDENCE` only."""
     others = [s for s in range(SEATS) if s != me]
     base_pool: list[int] = []
     for r in range(2, 15):
@@ -86,7 +92,7 @@ def sample_hands(
         if singles:
             cap[s] = min(singles)
     best: dict[int, list[int]] | None = None
-    best_bad = 1 << 30
+    best_bad: tuple[int, float] = (1 << 30, 0.0)
     for _ in range(tries):
         pool = list(base_pool)
         rng.shuffle(pool)
@@ -110,12 +116,50 @@ def sample_hands(
         if shape > 0:
             _shape(hands, others, sizes, cap, rng, shape)
         bad = sum(_violations(hands[s], no_reply.get(s, [])) for s in others)
-        if bad == 0:
+        weight = 1.0
+        if bad == 0 and plays and PLAY_EVIDENCE < 1.0:
+            missed = sum(_misses(s, hands[s], plays.get(s, ())) for s in others)
+            weight = PLAY_EVIDENCE**missed
+            if weight < 1.0 and rng.random() >= weight:
+                weight = weight - 1.0  # rejected: ranked below every accepted weight
+        if bad == 0 and weight > 0:
             return hands
-        if bad < best_bad:
-            best, best_bad = hands, bad
+        if (bad, -weight) < best_bad:
+            best, best_bad = hands, (bad, -weight)
     assert best is not None
     return best
+
+
+#: how much less likely a sampled hand is for each of a seat's latest plays that ``basic``,
+#: holding it, would not have made (inference from plays); 1.0 = plays ignored
+PLAY_EVIDENCE = 1.0
+_BASIC_CFG = basic.RfConfig()
+_BASIC_RNG = random.Random(0)  # basic draws only for loose moves, and these have none
+#: the latest plays read per other seat
+PLAYS_READ = 2
+#: plays made from more cards than this are not read (long hands say less, and planning
+#: them for every sampled hand costs the search its samples)
+PLAY_MAX_CARDS = 10
+
+
+def _plays_read(obs: Observation) -> dict[int, list[Play]]:
+    """The other seats' latest plays made from at most :data:`PLAY_MAX_CARDS` cards."""
+    found = recent_plays(obs.history, obs.hand_sizes, obs.seat, PLAYS_READ)
+    short = {s: [p for p in ps if p.sizes[s] <= PLAY_MAX_CARDS] for s, ps in found.items()}
+    return {s: ps for s, ps in short.items() if ps}
+
+
+def _misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
+    """How many of ``plays`` ``basic`` would not have made holding ``rc`` plus the cards
+    played since each of them."""
+    missed = 0
+    for p in plays:
+        hand = [a + b for a, b in zip(rc, p.since, strict=True)]
+        view = basic.RfView(seat, fake_cnt(hand), p.sizes, p.top, None, False)
+        m = basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0]
+        if m is None or not same_play(m.type, m.size, m.power, p.combo):
+            missed += 1
+    return missed
 
 
 #: a hand of at most this many cards is shaped (sampled hands keep combinations)
@@ -356,6 +400,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     if default is not None and default.size == size:
         return default, reason
     tracked = track(obs)
+    plays = _plays_read(obs) if PLAY_EVIDENCE < 1.0 else None
     unseen_rc = rank_counts(tracked.unseen)
     rc = rank_counts(cnt)
     plan = best_plan(rc)
@@ -404,7 +449,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
     def one_sample() -> list[float]:
-        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng)
+        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays)
         others = {s: units_of(h) for s, h in hands.items()}
         exact: list[float | None] = [None] * len(candidates)
         if solved:  # the searcher's best reply to the rollout policy, exact on this deal

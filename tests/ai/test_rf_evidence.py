@@ -1,0 +1,93 @@
+"""What a Run Fast seat's plays say about its hand (inference from plays): the plays read
+from the history (R-3 tricks) are the ones the seats made, and ``basic`` holding the true
+hand makes every one of them again, while random hands of the same size often would not."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardavia.ai import make_agent
+from cardavia.ai.base import Decision
+from cardavia.ai.runfast import search
+from cardavia.ai.runfast.evidence import recent_plays
+from cardavia.ai.runfast.search import _misses, sample_hands, track
+from cardavia.ai.runner import play_out, runfast_deal
+from cardavia.observation import Observation
+from cardavia.rules.runfast.moves import rank_counts
+
+
+def _deal(seed: int) -> list[tuple[Observation, list[list[int]]]]:
+    """Every decision of a ``basic`` self-play deal, with the three true hands then."""
+    seen: list[tuple[Observation, list[list[int]]]] = []
+    deal = runfast_deal(seed)
+
+    def on(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
+        hands = []
+        for s in range(3):
+            cnt = [0] * 54
+            for card in deal.hand(s):
+                cnt[card.code] += 1
+            hands.append(rank_counts(cnt))
+        seen.append((obs, hands))
+
+    play_out(deal, [make_agent("basic", seed * 3 + s) for s in range(3)], on)
+    return seen
+
+
+def test_the_plays_read_are_the_seats_own() -> None:
+    checked = 0
+    for seed in range(4):
+        for obs, _ in _deal(seed):
+            found = recent_plays(obs.history, obs.hand_sizes, obs.seat, per_seat=3)
+            assert obs.seat not in found
+            for seat, plays in found.items():
+                assert len(plays) <= 3
+                own = [c for i, (s, c) in enumerate(obs.history) if s == seat and c is not None and i > 0]
+                assert [p.combo for p in plays] == own[::-1][: len(plays)]
+                for k, p in enumerate(plays):
+                    # the cards played since: this play and the newer ones, no more
+                    assert sum(p.since) == sum(q.combo.size for q in plays[: k + 1])
+                    # the hand it played from is the hand now plus those cards
+                    assert p.sizes[seat] == obs.hand_sizes[seat] + sum(p.since)
+                    assert p.top is None or p.top.tier < p.combo.tier or p.combo.power > p.top.power
+                checked += 1
+    assert checked > 50
+
+
+def test_basic_holding_the_true_hand_makes_every_play_again() -> None:
+    checked = 0
+    for seed in range(4):
+        for obs, hands in _deal(seed):
+            for seat, plays in recent_plays(obs.history, obs.hand_sizes, obs.seat).items():
+                assert _misses(seat, hands[seat], plays) == 0
+                checked += len(plays)
+    assert checked > 100
+
+
+def test_random_hands_often_contradict_the_plays_and_the_evidence_cuts_that(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)
+    plain = weighed = total = 0
+    for seed in range(3):
+        for obs, _ in _deal(seed)[6::3]:
+            plays = recent_plays(obs.history, obs.hand_sizes, obs.seat)
+            if not plays:
+                continue
+            tracked = track(obs)
+            unseen = rank_counts(tracked.unseen)
+            for evidence, where in ((1.0, "plain"), (0.1, "weighed")):
+                monkeypatch.setattr(search, "PLAY_EVIDENCE", evidence)
+                hands = sample_hands(obs.seat, obs.hand_sizes, unseen, tracked.no_reply, rng, plays=plays)
+                missed = sum(_misses(s, hands[s], plays.get(s, [])) for s in hands)
+                if where == "plain":
+                    plain += missed
+                    total += sum(len(v) for v in plays.values())
+                else:
+                    weighed += missed
+    assert total > 50
+    assert plain > 0.2 * total  # the information is there
+    assert weighed < 0.5 * plain  # and the weighing uses it
+    print(f"plays contradicted: {plain}/{total} unweighed, {weighed}/{total} at 0.1")

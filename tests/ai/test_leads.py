@@ -10,8 +10,8 @@ import pytest
 from cardavia.ai import make_agent
 from cardavia.ai.base import Decision
 from cardavia.ai.guandan import search
-from cardavia.ai.guandan.leads import Lead, last_leads, start_sizes, trick_leads
-from cardavia.ai.guandan.search import _other_lead
+from cardavia.ai.guandan.leads import Lead, last_leads, recent_actions, start_sizes, trick_actions, trick_leads
+from cardavia.ai.guandan.search import _other_lead, _same_turn
 from cardavia.ai.runner import guandan_deal, play_out
 from cardavia.cards import counts, parse_cards
 from cardavia.observation import Observation
@@ -106,3 +106,77 @@ def test_samples_weigh_the_leads(monkeypatch: pytest.MonkeyPatch) -> None:
 
     without, weighed = mismatch_rate(1.0), mismatch_rate(0.2)
     assert weighed < without - 0.05, (without, weighed)
+
+
+def _deal_with_hands(seed: int) -> list[tuple[Observation, list[list[int]]]]:
+    seen: list[tuple[Observation, list[list[int]]]] = []
+    deal = guandan_deal(seed)
+
+    def on(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
+        seen.append((obs, [counts(list(deal.hand(s))) for s in range(4)]))
+
+    play_out(deal, [make_agent("basic", seed * 4 + s) for s in range(4)], on)
+    return seen
+
+
+def test_turns_are_read_with_the_table_as_it_was() -> None:
+    checked = 0
+    for seed in range(3):
+        seen = _deal_with_hands(seed)
+        for obs, _ in seen:
+            history = list(obs.history)
+            acts = trick_actions(history, 4, start_sizes(obs.hand_sizes, history))
+            assert [(a.seat, a.combo) for a in acts] == history
+            for seat, turns in recent_actions(history, obs.hand_sizes, obs.seat, 3, 12).items():
+                assert seat != obs.seat and obs.hand_sizes[seat] > 0 and len(turns) <= 3
+                for act, since in turns:
+                    assert act.sizes[seat] <= 12
+                    assert len(since) == act.sizes[seat] - obs.hand_sizes[seat]
+                    if act.combo is None:  # a pass answers an opponent's play
+                        assert act.top_seat is not None and act.top_seat != (seat + 2) % 4
+                    checked += 1
+    assert checked > 100
+
+
+def test_basic_holding_the_true_hand_takes_every_turn_again() -> None:
+    checked = 0
+    for seed in range(3):
+        for obs, hands in _deal_with_hands(seed):
+            level = obs.level
+            assert level is not None
+            for seat, turns in recent_actions(obs.history, obs.hand_sizes, obs.seat, 3, 12).items():
+                for act, since in turns:
+                    assert _same_turn(hands[seat], level, act, since)
+                    checked += 1
+    assert checked > 100
+
+
+def test_the_turns_read_weigh_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(4)
+    plain = weighed = total = 0
+    for seed in range(2):
+        for obs, _ in _deal_with_hands(seed)[40::6]:
+            level = obs.level
+            assert level is not None
+            turns = recent_actions(obs.history, obs.hand_sizes, obs.seat, 3, 12)
+            if not turns:
+                continue
+            unseen = search.track(obs).unseen
+            for evidence in (1.0, 0.1):
+                monkeypatch.setattr(search, "PLAY_EVIDENCE", evidence)
+                hands = search.sample_hands(
+                    obs.seat, obs.hand_sizes, unseen, {}, rng, level=level,
+                    turns=turns if evidence < 1.0 else None,
+                )
+                wrong = sum(
+                    not _same_turn(hands[s], level, act, since) for s, ts in turns.items() for act, since in ts
+                )
+                if evidence == 1.0:
+                    plain += wrong
+                    total += sum(len(ts) for ts in turns.values())
+                else:
+                    weighed += wrong
+    assert total > 30
+    assert plain > 0.2 * total
+    assert weighed < 0.6 * plain
+    print(f"turns contradicted: {plain}/{total} unweighed, {weighed}/{total} at 0.1")

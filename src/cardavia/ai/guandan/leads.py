@@ -97,4 +97,66 @@ def last_leads(
     return found
 
 
-__all__ = ["Lead", "last_leads", "played_since", "start_sizes", "trick_leads"]
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A seat's turn in the history: its play (None: a pass), the play it answered and whose
+    (None: it led), where in the history, and the hand sizes then."""
+
+    seat: int
+    combo: Combo | None
+    top: Combo | None
+    top_seat: int | None
+    index: int
+    sizes: tuple[int, ...]
+
+
+def trick_actions(history: Sequence[HistoryEntry], seats: int, start: Sequence[int]) -> list[Action]:
+    """Every turn of ``history`` with what the table showed then (tricks as in
+    :func:`trick_leads`)."""
+    sizes = list(start)
+    out: list[Action] = []
+    top: Combo | None = None
+    top_seat: int | None = None
+    passes = 0
+    for index, (seat, combo) in enumerate(history):
+        out.append(Action(seat, combo, top, top_seat, index, tuple(sizes)))
+        if combo is not None:
+            sizes[seat] -= combo.size
+            top, top_seat, passes = combo, seat, 0
+            continue
+        if top_seat is None:
+            continue
+        passes += 1
+        active = sum(1 for n in sizes if n > 0)
+        if (sizes[top_seat] > 0 and passes >= active - 1) or passes >= active:
+            top, top_seat, passes = None, None, 0
+    return out
+
+
+def recent_actions(
+    history: Sequence[HistoryEntry], hand_sizes: Sequence[int], me: int, per_seat: int, max_cards: int
+) -> dict[int, list[tuple[Action, list[int]]]]:
+    """Each other seat still in the deal: its latest ``per_seat`` turns taken with at most
+    ``max_cards`` cards (newest first; passes on the partner's play apart: they say little),
+    each with the card codes the seat has played from that turn on."""
+    found: dict[int, list[tuple[Action, list[int]]]] = {}
+    for act in reversed(trick_actions(history, len(hand_sizes), start_sizes(hand_sizes, history))):
+        s = act.seat
+        if s == me or hand_sizes[s] == 0 or len(found.get(s, ())) >= per_seat:
+            continue
+        if act.sizes[s] > max_cards or (act.combo is None and act.top_seat == (s + 2) % 4):
+            continue
+        found.setdefault(s, []).append((act, played_since(history, s, act.index)))
+    return found
+
+
+__all__ = [
+    "Action",
+    "Lead",
+    "last_leads",
+    "played_since",
+    "recent_actions",
+    "start_sizes",
+    "trick_actions",
+    "trick_leads",
+]

@@ -45,7 +45,7 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 from . import basic
 from .basic import level_of
 from .endgame import ENDGAME_CARDS, solve_each
-from .leads import Lead, last_leads
+from .leads import Action, Lead, last_leads, recent_actions
 from .plan import Plan, Unit, best_plan, remove_pattern
 from .shape import deal_shaped
 from .value import PLAIN, Values, outcome, outcome_values, value_for
@@ -122,6 +122,7 @@ def sample_hands(
     shape: float = 1.0,
     plans: dict[int, list[Unit]] | None = None,
     leads: dict[int, tuple[Lead, list[int]]] | None = None,
+    turns: dict[int, list[tuple[Action, list[int]]]] | None = None,
 ) -> dict[int, list[int]]:
     """Count arrays for the other seats, consistent with counts and known cards, short
     hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
@@ -133,24 +134,30 @@ def sample_hands(
     least contradicted sample). ``leads`` (seat → its latest lead and the codes played
     since, :func:`cardavia.ai.guandan.leads.last_leads`) weighs it the same way: a hand from
     which the rollout policy would have led another kind of play keeps the sample with
-    probability :data:`LEAD_EVIDENCE`. ``plans`` (optional) receives the planned plays of
+    probability :data:`LEAD_EVIDENCE`. ``turns`` (seat → its latest turns and the codes played
+    since, :func:`cardavia.ai.guandan.leads.recent_actions`): each turn ``basic``, holding the
+    sampled hand plus those codes, would not have taken keeps the deal with probability
+    :data:`PLAY_EVIDENCE` (:func:`_turns_kept`). ``plans`` (optional) receives the planned plays of
     the shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
     """
     best: dict[int, list[int]] | None = None
     best_plans: dict[int, list[Unit]] = {}
     best_weight = -1.0
-    for _ in range(SAMPLE_TRIES if passed_on or leads else 1):
+    for _ in range(SAMPLE_TRIES if passed_on or leads or turns else 1):
         tried: dict[int, list[Unit]] = {}
         hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried)
-        if not passed_on and not leads:
+        if not passed_on and not leads and not turns:
             best, best_plans = hands, tried
             break
         bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands) if passed_on else 0
         missed = sum(_other_lead(hands[s], level, *leads[s]) for s in leads if s in hands) if leads else 0
         weight = PASS_EVIDENCE**bad * LEAD_EVIDENCE**missed
         if weight >= 1.0 or rng.random() < weight:
-            best, best_plans = hands, tried
-            break
+            read = _turns_kept(hands, turns, level, rng) if turns else -1
+            if read < 0:
+                best, best_plans = hands, tried
+                break
+            weight *= PLAY_EVIDENCE * (read + 1) / (read + 2)  # turned down after ``read``
         if weight > best_weight:
             best, best_weight, best_plans = hands, weight, tried
     assert best is not None
@@ -158,6 +165,50 @@ def sample_hands(
         plans.clear()
         plans.update(best_plans)
     return best
+
+
+#: How much less likely a sampled hand is for each of the seat's latest turns (plays and
+#: passes) that ``basic``, holding it plus the cards played since, would not have taken
+#: (inference from plays; 1.0 = turns ignored)
+PLAY_EVIDENCE = 1.0
+#: the latest turns read per other seat, and the most cards a hand held at a turn read
+PLAYS_READ = 3
+PLAY_MAX_CARDS = 12
+_BASIC = basic.GdConfig()
+
+
+def _turns_kept(
+    hands: dict[int, list[int]], turns: dict[int, list[tuple[Action, list[int]]]], level: int,
+    rng: random.Random,
+) -> int:
+    """Weigh a sampled deal by the turns read, from the smallest hands up: each turn
+    ``basic`` would not have taken keeps the deal with probability :data:`PLAY_EVIDENCE`.
+    -1 when the deal is kept, else how many turns were read before it was turned down (the
+    same law as keeping it with ``PLAY_EVIDENCE ** misses``, without reading every turn)."""
+    order = sorted(
+        ((act.sizes[s], s, act, since) for s, ts in turns.items() if s in hands for act, since in ts),
+        key=lambda t: t[0],
+    )
+    for k, (_, s, act, since) in enumerate(order):
+        if not _same_turn(hands[s], level, act, since) and rng.random() >= PLAY_EVIDENCE:
+            return k
+    return -1
+
+
+def _same_turn(cnt: Sequence[int], level: int, act: Action, since: Sequence[int]) -> bool:
+    """Whether ``basic``, holding ``cnt`` plus the codes played ``since``, takes ``act``'s turn."""
+    hand = list(cnt)
+    for code in since:
+        hand[code] += 1
+    view = basic.GdView(act.seat, hand, level, act.sizes, act.top, act.top_seat)
+    m = basic.choose(view, _BASIC, _RNG)[0]
+    c = act.combo
+    if m is None or c is None:
+        return m is None and c is None
+    return m.type is c.type and m.size == c.size and m.power == c.power
+
+
+_RNG = random.Random(0)  # basic draws only for loose moves, and _BASIC has none
 
 
 def _other_lead(cnt: Sequence[int], level: int, lead: Lead, since: Sequence[int]) -> bool:
@@ -437,6 +488,10 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         return None, reason
     tracked = track(obs)
     led = last_leads(obs.history, obs.hand_sizes, me, LEAD_MAX_CARDS) if LEAD_EVIDENCE < 1.0 else {}
+    turns = (
+        recent_actions(obs.history, obs.hand_sizes, me, PLAYS_READ, PLAY_MAX_CARDS)
+        if PLAY_EVIDENCE < 1.0 else {}
+    )
     rc, w = rank_counts(cnt, level)
     plan = best_plan(rc, w, level)
     # exact endgame: all planned plays but one cannot be beaten by any unseen cards
@@ -501,7 +556,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         plans: dict[int, list[Unit]] = {}
         hands = sample_hands(
             me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0,
-            plans, led,
+            plans, led, turns,
         )
         others = {
             s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)

@@ -175,9 +175,29 @@ def _leaf_patterns(rc: list[int]) -> list[Pattern]:
     return out
 
 
+def _leaf_value(r: int, c: int) -> float:
+    """The value of the leaf play of ``c`` cards of rank ``r`` (as :func:`_leaf_patterns`
+    makes it; 0 for counts no hand holds)."""
+    rc = [0] * 15
+    rc[r] = c
+    pats = _leaf_patterns(rc) if r >= 2 and (r, c) != (14, 4) else []
+    return unit_value(pats[0]) if pats else 0.0
+
+
+_LEAF_VALUE = [[_leaf_value(r, c) for c in range(5)] for r in range(15)]
+
+
 def _leaf_score(rc: list[int]) -> float:
-    pats = _leaf_patterns(rc)
-    return sum(unit_value(p) for p in pats) - UNIT_COST * len(pats)
+    """The plan score of the leaf plays (the sum in :func:`_leaf_patterns`' order, so the
+    same float as summing their :func:`unit_value`)."""
+    total = 0.0
+    n = 0
+    for r in range(2, 15):
+        c = rc[r]
+        if c:
+            total += _LEAF_VALUE[r][c]
+            n += 1
+    return total - UNIT_COST * n
 
 
 def _leaf_units(rc: list[int]) -> list[Unit]:

@@ -9,8 +9,8 @@ that play on (a hand only shrinks, so the hand it played from is its hand now pl
 cards). :func:`cardavia.ai.runfast.search.sample_hands` weighs a sampled hand by how many of
 these plays the ``basic`` policy, holding it, would not have made.
 
-Tricks are followed as R-3 runs them: a trick ends when both other seats pass on the latest
-play, and that play's seat leads the next one. The deal's opening play (R-3.1: it must hold
+Tricks are followed as R-3.5 runs them: a trick ends when both other seats pass on the latest
+play, and that play's seat leads the next one. The deal's opening play (R-2.3: it must hold
 the 3 of hearts) is not read.
 
 >>> from cardavia.rules.runfast.combos import classify

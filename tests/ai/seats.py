@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from cardavia.ai.base import Agent
+from cardavia.ai.base import Agent, Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent
 from cardavia.ai.random_agent import RandomAgent
+from cardavia.ai.runner import play_out
+from cardavia.cards import counts
+from cardavia.observation import Observation
+from cardavia.rules.trick import TrickDeal
 
 
 def seat_agents(kind: str, n: int, seed: int, expert_ms: float = 4) -> list[Agent]:
@@ -23,3 +27,15 @@ def seat_agents(kind: str, n: int, seed: int, expert_ms: float = 4) -> list[Agen
         ExpertAgent(seed, budget_ms=expert_ms, hard_cap_ms=40), BasicAgent(seed), RandomAgent(seed)
     ]
     return [pool[s % len(pool)] for s in range(n)]
+
+
+def decisions_with_hands(deal: TrickDeal, agents: list[Agent]) -> list[tuple[Observation, list[list[int]]]]:
+    """Play ``deal`` out with ``agents``: every decision's observation with the true hands
+    then (card-code counts per seat) — what a test of inference compares samples with."""
+    seen: list[tuple[Observation, list[list[int]]]] = []
+
+    def on(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
+        seen.append((obs, [counts(list(deal.hand(s))) for s in range(deal.n_seats)]))
+
+    play_out(deal, agents, on)
+    return seen

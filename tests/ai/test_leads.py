@@ -17,6 +17,8 @@ from cardavia.cards import counts, parse_cards
 from cardavia.observation import Observation
 from cardavia.rules.guandan.combos import classify
 
+from .seats import decisions_with_hands
+
 
 def _observations(seed: int) -> list[Observation]:
     seen: list[Observation] = []
@@ -109,14 +111,7 @@ def test_samples_weigh_the_leads(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _deal_with_hands(seed: int) -> list[tuple[Observation, list[list[int]]]]:
-    seen: list[tuple[Observation, list[list[int]]]] = []
-    deal = guandan_deal(seed)
-
-    def on(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
-        seen.append((obs, [counts(list(deal.hand(s))) for s in range(4)]))
-
-    play_out(deal, [make_agent("basic", seed * 4 + s) for s in range(4)], on)
-    return seen
+    return decisions_with_hands(guandan_deal(seed), [make_agent("basic", seed * 4 + s) for s in range(4)])
 
 
 def test_turns_are_read_with_the_table_as_it_was() -> None:

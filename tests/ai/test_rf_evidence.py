@@ -1,5 +1,5 @@
 """What a Run Fast seat's plays say about its hand (inference from plays): the plays read
-from the history (R-3 tricks) are the ones the seats made, and ``basic`` holding the true
+from the history (R-3.5 tricks) are the ones the seats made, and ``basic`` holding the true
 hand makes every one of them again, while random hands of the same size often would not."""
 
 from __future__ import annotations
@@ -9,31 +9,20 @@ import random
 import pytest
 
 from cardavia.ai import make_agent
-from cardavia.ai.base import Decision
 from cardavia.ai.runfast import search
 from cardavia.ai.runfast.evidence import recent_plays
 from cardavia.ai.runfast.search import _misses, sample_hands, track
-from cardavia.ai.runner import play_out, runfast_deal
+from cardavia.ai.runner import runfast_deal
 from cardavia.observation import Observation
 from cardavia.rules.runfast.moves import rank_counts
 
+from .seats import decisions_with_hands
+
 
 def _deal(seed: int) -> list[tuple[Observation, list[list[int]]]]:
-    """Every decision of a ``basic`` self-play deal, with the three true hands then."""
-    seen: list[tuple[Observation, list[list[int]]]] = []
-    deal = runfast_deal(seed)
-
-    def on(seat: int, obs: Observation, decision: Decision, seconds: float) -> None:
-        hands = []
-        for s in range(3):
-            cnt = [0] * 54
-            for card in deal.hand(s):
-                cnt[card.code] += 1
-            hands.append(rank_counts(cnt))
-        seen.append((obs, hands))
-
-    play_out(deal, [make_agent("basic", seed * 3 + s) for s in range(3)], on)
-    return seen
+    """Every decision of a ``basic`` self-play deal, with the three true hands (rank counts)."""
+    seen = decisions_with_hands(runfast_deal(seed), [make_agent("basic", seed * 3 + s) for s in range(3)])
+    return [(obs, [rank_counts(h) for h in hands]) for obs, hands in seen]
 
 
 def test_the_plays_read_are_the_seats_own() -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from cardavia.observation import Observation
-from cardavia.rules.combo import Combo
+from cardavia.rules.combo import Combo, Pattern
 
 
 @dataclass(slots=True)
@@ -59,4 +59,18 @@ def still_held(
     return known
 
 
-__all__ = ["Tracked", "still_held", "unseen_cards"]
+def same_turn(choice: Pattern | None, seen: Combo | None) -> bool:
+    """Whether a policy's ``choice`` (None = pass) is the turn a seat was seen to take: a
+    pass for a pass, else a play of the same type, size and power (the cards may differ).
+
+    >>> from cardavia.rules.runfast.combos import classify
+    >>> from cardavia.rules.runfast.moves import SINGLE
+    >>> same_turn(SINGLE[9], classify("9h")[0]), same_turn(SINGLE[9], None), same_turn(None, None)
+    (True, False, True)
+    """
+    if choice is None or seen is None:
+        return choice is None and seen is None
+    return choice.type is seen.type and choice.size == seen.size and choice.power == seen.power
+
+
+__all__ = ["Tracked", "same_turn", "still_held", "unseen_cards"]

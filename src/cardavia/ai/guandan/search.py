@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
 from cardavia.ai.search import SIGNIFICANCE, Search, add_new, check_clock, trailing_passes
-from cardavia.ai.tracking import Tracked, still_held, unseen_cards
+from cardavia.ai.tracking import Tracked, same_turn, still_held, unseen_cards
 from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
@@ -201,11 +201,7 @@ def _same_turn(cnt: Sequence[int], level: int, act: Action, since: Sequence[int]
     for code in since:
         hand[code] += 1
     view = basic.GdView(act.seat, hand, level, act.sizes, act.top, act.top_seat)
-    m = basic.choose(view, _BASIC, _RNG)[0]
-    c = act.combo
-    if m is None or c is None:
-        return m is None and c is None
-    return m.type is c.type and m.size == c.size and m.power == c.power
+    return same_turn(basic.choose(view, _BASIC, _RNG)[0], act.combo)
 
 
 _RNG = random.Random(0)  # basic draws only for loose moves, and _BASIC has none

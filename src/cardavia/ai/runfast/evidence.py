@@ -86,9 +86,4 @@ def recent_plays(
     return found
 
 
-def same_play(pattern_type: object, size: int, power: int, combo: Combo) -> bool:
-    """Whether an abstract play (type, size, power) is the one ``combo`` shows."""
-    return pattern_type is combo.type and size == combo.size and power == combo.power
-
-
-__all__ = ["Play", "recent_plays", "same_play"]
+__all__ = ["Play", "recent_plays"]

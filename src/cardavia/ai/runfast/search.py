@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
 from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
-from cardavia.ai.tracking import Tracked, unseen_cards
+from cardavia.ai.tracking import Tracked, same_turn, unseen_cards
 from cardavia.cards import N_CODES, counts, runfast_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
@@ -32,7 +32,7 @@ from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic
 from .endgame import ENDGAME_CARDS, solve_each
-from .evidence import Play, recent_plays, same_play
+from .evidence import Play, recent_plays
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 
 SEATS = 3
@@ -168,8 +168,7 @@ def _misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
     for p in plays:
         hand = [a + b for a, b in zip(rc, p.since, strict=True)]
         view = basic.RfView(seat, fake_cnt(hand), p.sizes, p.top, None, False)
-        m = basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0]
-        if m is None or not same_play(m.type, m.size, m.power, p.combo):
+        if not same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], p.combo):
             missed += 1
     return missed
 

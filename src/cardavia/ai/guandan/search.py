@@ -46,6 +46,7 @@ from . import basic
 from .basic import level_of
 from .endgame import ENDGAME_CARDS, solve_each
 from .leads import Action, Lead, last_leads, recent_actions
+from .locate import weights_by_code
 from .plan import Plan, Unit, best_plan, remove_pattern
 from .shape import deal_shaped
 from .value import PLAIN, Values, outcome, outcome_values, value_for
@@ -123,6 +124,7 @@ def sample_hands(
     plans: dict[int, list[Unit]] | None = None,
     leads: dict[int, tuple[Lead, list[int]]] | None = None,
     turns: dict[int, list[tuple[Action, list[int]]]] | None = None,
+    lean: dict[int, list[float]] | None = None,
 ) -> dict[int, list[int]]:
     """Count arrays for the other seats, consistent with counts and known cards, short
     hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
@@ -139,13 +141,15 @@ def sample_hands(
     sampled hand plus those codes, would not have taken keeps the deal with probability
     :data:`PLAY_EVIDENCE` (:func:`_turns_kept`). ``plans`` (optional) receives the planned plays of
     the shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
+    ``lean`` (seat → weight per code, :func:`cardavia.ai.guandan.locate.weights_by_code`)
+    draws the hands by the learned card-location model.
     """
     best: dict[int, list[int]] | None = None
     best_plans: dict[int, list[Unit]] = {}
     best_weight = -1.0
     for _ in range(SAMPLE_TRIES if passed_on or leads or turns else 1):
         tried: dict[int, list[Unit]] = {}
-        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried)
+        hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried, lean)
         if not passed_on and not leads and not turns:
             best, best_plans = hands, tried
             break
@@ -165,6 +169,18 @@ def sample_hands(
         plans.clear()
         plans.update(best_plans)
     return best
+
+
+#: how much the learned card-location model counts (0: off; 1: as fitted; its log-odds
+#: are scaled by this)
+LOCATE = 0.0
+
+
+def _lean(obs: Observation, level: int) -> dict[int, list[float]] | None:
+    """The learned weights for this decision (:mod:`cardavia.ai.guandan.locate`), or None."""
+    if LOCATE <= 0:
+        return None
+    return weights_by_code(obs.history, obs.hand_sizes, obs.seat, level, strength=LOCATE)
 
 
 #: How much less likely a sampled hand is for each of the seat's latest turns (plays and
@@ -547,12 +563,13 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     passes = trailing_passes(obs)
     endgame_size = sum(sizes)  # cards left in play (exact solve below ENDGAME_CARDS)
     stakes = outcome_values(obs.team_levels, level)  # the match's terms (G-1.4, G-1.6)
+    lean = _lean(obs, level)
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
         hands = sample_hands(
             me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0,
-            plans, led, turns,
+            plans, led, turns, lean,
         )
         others = {
             s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)

@@ -20,6 +20,7 @@ pair 56 % (self-play 56 %, random 23 %), on 4 cards a bomb 31 % (27.5 %, random 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -97,11 +98,15 @@ def deal_shaped(
     level: int,
     strength: float = 1.0,
     plans: dict[int, list[Unit]] | None = None,
+    lean: dict[int, list[float]] | None = None,
 ) -> dict[int, list[int]]:
     """One deal of the unseen cards to the other seats with their exact counts: cards a
     seat surely holds (``known``) first, short hands shaped (``strength`` scales the
     overdraw), the rest at random. ``plans`` (optional) receives the planned plays of the
-    shaped hands that consist of whole kept plays (the rollouts need not plan them again)."""
+    shaped hands that consist of whole kept plays (the rollouts need not plan them again).
+    ``lean`` (seat → weight per card code, :func:`cardavia.ai.guandan.locate.weights_by_code`)
+    draws each hand's cards by those weights (weighted sampling without replacement)
+    instead of evenly."""
     pool: list[int] = []
     for code, n in enumerate(unseen):
         pool.extend([code] * max(0, n))
@@ -124,7 +129,7 @@ def deal_shaped(
         if extra <= 0 or k <= 0 or k > len(pool):
             continue
         m = min(len(pool), k + extra)
-        idx = rng.sample(range(len(pool)), m)
+        idx = rng.sample(range(len(pool)), m) if lean is None else _weighted(pool, lean[s], m, rng)
         drawn = [0] * N_CODES
         for i in idx:
             drawn[pool[i]] += 1
@@ -142,6 +147,9 @@ def deal_shaped(
                 pool[i] = pool[-1]
                 pool.pop()
         need[s] = 0
+    if lean is not None:
+        _lean_rest(pool, hands, need, lean, rng)
+        return hands
     rng.shuffle(pool)
     i = 0
     for s, cnt in hands.items():
@@ -149,6 +157,36 @@ def deal_shaped(
             cnt[code] += 1
         i += need[s]
     return hands
+
+
+def _weighted(pool: Sequence[int], w: Sequence[float], m: int, rng: random.Random) -> list[int]:
+    """``m`` indices of ``pool`` drawn without replacement by the weights of their codes
+    (Efraimidis–Spirakis keys ``log(U) / w``, the largest win)."""
+    keys = [math.log(1.0 - rng.random()) / w[code] for code in pool]
+    return sorted(range(len(pool)), key=keys.__getitem__, reverse=True)[:m]
+
+
+def _lean_rest(
+    pool: list[int], hands: dict[int, list[int]], need: dict[int, int],
+    lean: dict[int, list[float]], rng: random.Random,
+) -> None:
+    """Deal what is left of the pool seat by seat, each hand's cards drawn by its weight
+    relative to the seats still to be dealt (the last one takes the rest)."""
+    left = [s for s in hands if need[s] > 0]
+    while left and pool:
+        s = left.pop(0)
+        if not left:
+            for code in pool[: need[s]]:
+                hands[s][code] += 1
+            return
+        share = len(left) + 1
+        w = [lean[s][code] * share / (lean[s][code] + sum(lean[t][code] for t in left)) for code in range(len(lean[s]))]
+        idx = _weighted(pool, w, need[s], rng)
+        for i in idx:
+            hands[s][pool[i]] += 1
+        for i in sorted(idx, reverse=True):
+            pool[i] = pool[-1]
+            pool.pop()
 
 
 __all__ = ["OVERDRAW", "SHAPED_MAX", "SIZE_BONUS", "deal_shaped", "overdraw"]

@@ -33,6 +33,7 @@ from cardavia.rules.runfast.moves import patterns, rank_counts
 from . import basic
 from .endgame import ENDGAME_CARDS, solve_each
 from .evidence import Play, recent_plays
+from .locate import odds
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 
 SEATS = 3
@@ -74,6 +75,7 @@ def sample_hands(
     tries: int = 24,
     shape: float = 1.0,
     plays: dict[int, list[Play]] | None = None,
+    lean: tuple[int, Sequence[float]] | None = None,
 ) -> dict[int, list[int]]:
     """Rank counts for the two other seats, consistent with the passes when possible; the
     shorter hand shaped like a real one (:func:`_shape`; ``shape`` scales it, 0 = random).
@@ -106,6 +108,8 @@ def sample_hands(
                 room[allowed[0]] -= 1
             else:
                 rest.append(r)
+        if lean is not None:
+            _lean_split(rest, hands, room, lean, rng)
         for r in rest:
             free = [s for s in others if room[s] > 0]
             if not free:
@@ -125,6 +129,39 @@ def sample_hands(
             best, best_bad = hands, (bad, -passed)
     assert best is not None
     return best
+
+
+def _lean_split(
+    rest: list[int], hands: dict[int, list[int]], room: dict[int, int],
+    lean: tuple[int, Sequence[float]], rng: random.Random,
+) -> None:
+    """Give seat ``a`` its room's worth of ``rest`` by the odds (Efraimidis–Spirakis keys
+    ``log(U) / w``, the largest win), the other seat the rest; ``rest`` is emptied."""
+    a, w = lean
+    keyed = sorted(rest, key=lambda r: math.log(1.0 - rng.random()) / w[r], reverse=True)
+    take = min(room[a], len(keyed))
+    for r in keyed[:take]:
+        hands[a][r] += 1
+    room[a] -= take
+    b = next(s for s in hands if s != a)
+    give = min(room[b], len(keyed) - take)
+    for r in keyed[take : take + give]:
+        hands[b][r] += 1
+    room[b] -= give
+    rest.clear()
+
+
+#: how much the learned card-location model counts (0: off; 1: as fitted; its log-odds
+#: are scaled by this)
+LOCATE = 0.0
+
+
+def _lean(obs: Observation) -> tuple[int, list[float]] | None:
+    """The learned odds for this decision (:mod:`cardavia.ai.runfast.locate`), or None."""
+    if LOCATE <= 0:
+        return None
+    a, w = odds(obs.history, obs.hand_sizes, obs.seat)
+    return a, [x**LOCATE for x in w]
 
 
 #: how much less likely a sampled hand is for each of a seat's latest plays that ``basic``,
@@ -412,6 +449,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         return default, reason
     tracked = track(obs)
     plays = _plays_read(obs) if PLAY_EVIDENCE < 1.0 else None
+    lean = _lean(obs)
     unseen_rc = rank_counts(tracked.unseen)
     rc = rank_counts(cnt)
     plan = best_plan(rc)
@@ -460,7 +498,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
     def one_sample() -> list[float]:
-        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays)
+        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
         others = {s: units_of(h) for s, h in hands.items()}
         exact: list[float | None] = [None] * len(candidates)
         if solved:  # the searcher's best reply to the rollout policy, exact on this deal

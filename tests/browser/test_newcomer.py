@@ -240,7 +240,8 @@ def test_waiting_for_a_person_fits_the_top_seat(browser: Browser, live: Live) ->
 @pytest.mark.parametrize("lang", ["hu", "fi", "nl", "th"])
 def test_play_pass_hint_labels_are_never_cut(page: Page, live: Live, tables: Tables, lang: str) -> None:
     """The long words of some languages ("Kijátszás") used to be clipped in the Play
-    button on a phone; no button of the row is clipped instead."""
+    button on a phone; no button of the row is clipped instead, no seat name is cut off
+    ("Left op…") and the trick with its labels stays on the felt."""
     for width, height in PHONES:
         _resize(page, width, height)
         visit_table(page, live, tables.playing_guandan, f"?lang={lang}")
@@ -248,4 +249,11 @@ def test_play_pass_hint_labels_are_never_cut(page: Page, live: Live, tables: Tab
         for testid in ("play", "pass", "hint", "new-game", "resign"):
             over = page.locator(f'[data-testid="{testid}"]').evaluate("(b) => b.scrollWidth - b.clientWidth")
             assert over <= 0, f"{lang} at {width}px: the {testid} label is cut by {over} px"
+        # seats named by where they sit take their short names ("Bal", not "Bal oldali ell…")
+        cut = page.evaluate(
+            "() => [...document.querySelectorAll('#seats .seat-name')]"
+            ".filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.innerText)")
+        assert cut == [], f"{lang} at {width}px: seat names cut: {cut}"
+        problems = page.evaluate(TRICK_CLEAR)
+        assert not problems, f"{lang} at {width}px: {problems}"
         shot(page, f"newcomer-actions-{lang}-{width}")

@@ -97,6 +97,16 @@ export function seatName(game, seat) {
   return t(`seat.${game}.${relativeSeat(game, seat)}`);
 }
 
+/** A phone-width label for a seat named by where it sits ("Left" for "Left opponent"),
+ * or null when the seat shows a person's name or has no shorter label. */
+export function seatShortName(game, seat) {
+  if (perspective.spectator || seat === perspective.me) return null;
+  const info = (perspective.seats || []).find((s) => s.seat === seat);
+  if (info && info.kind === "person" && info.name) return null;
+  const key = `seat.short.${game}.${perspective.seats ? relativeSeat(game, seat) : seat}`;
+  return has(key) ? t(key) : null;
+}
+
 export function placeName(place) {
   return t(`place.${place}`);
 }

@@ -347,7 +347,13 @@ function renderControls() {
   ui.next.textContent = root.dataset.state === "match-over" ? t("action.newMatch") : t("action.nextDeal");
   for (const b of [ui.play, ui.pass]) b.hidden = over || returning;
   ui.hint.hidden = over;
-  ui.restart.textContent = S.restartArmed ? t("action.restartConfirm") : t(obs.game === "guandan" ? "action.restart" : "action.newSession");
+  if (S.restartArmed || obs.game !== "guandan") ui.restart.textContent = S.restartArmed ? t("action.restartConfirm") : t("action.newSession");
+  else if (ui.restart.dataset.label !== t("action.restart")) {
+    // a phone shows the short label ("Restart"); the long one stays the button's name
+    ui.restart.replaceChildren(h("span", { class: "name-long", text: t("action.restart") }),
+      h("span", { class: "name-short", "aria-hidden": "true", text: t("action.restartShort") }));
+  }
+  ui.restart.dataset.label = S.restartArmed || obs.game !== "guandan" ? "" : t("action.restart");
   for (const b of document.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", b.dataset.sort === S.mode ? "true" : "false");
   ui.resign.disabled = S.resigning;
   ui.resignConfirm.disabled = S.resigning;

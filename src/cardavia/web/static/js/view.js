@@ -1,6 +1,6 @@
 // Rendering of the public table: seats, the trick, scores, the log, the end-of-deal summary.
 import { cards, isWild, miniCard, rankSymbol, sortHand, tableCard } from "./cards.js";
-import { cardShort, comboName, levelName, perspective, placeName, relativeSeat, seatName, t } from "./i18n.js";
+import { cardShort, comboName, levelName, perspective, placeName, relativeSeat, seatName, seatShortName, t } from "./i18n.js";
 
 const POSITIONS = {
   guandan: ["bottom", "right", "top", "left"],
@@ -36,6 +36,15 @@ function seatKind(seatInfo) {
   if (!seatInfo || seatInfo.kind === "person") return null;
   const level = seatInfo.difficulty ? levelName(seatInfo.difficulty) : "";
   return t("seat.aiLevel", { level });
+}
+
+/** A seat box's name: on a phone a seat named by where it sits shows its short label. */
+function seatLabel(game, seat) {
+  const full = seatName(game, seat);
+  const brief = seatShortName(game, seat);
+  if (!brief) return h("bdi", { class: "seat-name", text: full });
+  return h("bdi", { class: "seat-name", title: full },
+    h("span", { class: "name-long", text: full }), h("span", { class: "name-short", "aria-hidden": "true", text: brief }));
 }
 
 export function seatPosition(game, seat) {
@@ -80,7 +89,7 @@ export function renderSeats(root, mine, obs, seatsInfo, { leftovers = null, cant
       "aria-label": seatName(game, seat),
     });
     box.append(h("div", { class: "seat-head" },
-      h("bdi", { class: "seat-name", text: seatName(game, seat) }),
+      seatLabel(game, seat),
       seatKind(info) ? h("span", { class: "seat-kind", text: seatKind(info) }) : null,
     ));
     const status = h("div", { class: "seat-status" });

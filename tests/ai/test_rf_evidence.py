@@ -11,7 +11,8 @@ import pytest
 from cardavia.ai import make_agent
 from cardavia.ai.runfast import search
 from cardavia.ai.runfast.evidence import recent_plays
-from cardavia.ai.runfast.search import _misses, sample_hands, track
+from cardavia.ai.runfast.reading import misses
+from cardavia.ai.runfast.search import sample_hands, track
 from cardavia.ai.runner import runfast_deal
 from cardavia.observation import Observation
 from cardavia.rules.runfast.moves import rank_counts
@@ -50,7 +51,7 @@ def test_basic_holding_the_true_hand_makes_every_play_again() -> None:
     for seed in range(4):
         for obs, hands in _deal(seed):
             for seat, plays in recent_plays(obs.history, obs.hand_sizes, obs.seat).items():
-                assert _misses(seat, hands[seat], plays) == 0
+                assert misses(seat, hands[seat], plays) == 0
                 checked += len(plays)
     assert checked > 100
 
@@ -70,7 +71,7 @@ def test_random_hands_often_contradict_the_plays_and_the_evidence_cuts_that(
             for evidence, where in ((1.0, "plain"), (0.1, "weighed")):
                 monkeypatch.setattr(search, "PLAY_EVIDENCE", evidence)
                 hands = sample_hands(obs.seat, obs.hand_sizes, unseen, tracked.no_reply, rng, plays=plays)
-                missed = sum(_misses(s, hands[s], plays.get(s, [])) for s in hands)
+                missed = sum(misses(s, hands[s], plays.get(s, [])) for s in hands)
                 if where == "plain":
                     plain += missed
                     total += sum(len(v) for v in plays.values())

@@ -65,6 +65,9 @@ class Search:
         self.max_candidates = max_candidates
         self.max_samples = max_samples
         self.last_samples = 0  # sampled deals behind the latest decision
+        #: what a game's search carries from one decision to the next (Run Fast: its
+        #: belief about the other hands, :mod:`cardavia.ai.runfast.belief`)
+        self.belief: object | None = None
         #: the clock (``time.perf_counter()``) at which a running sample is abandoned: the
         #: rollouts and endgame solves check it (:func:`check_clock`); infinite outside
         #: :meth:`run`

@@ -24,17 +24,19 @@ from collections.abc import Sequence
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
 from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
-from cardavia.ai.tracking import Tracked, same_turn, unseen_cards
-from cardavia.cards import N_CODES, counts, runfast_deck
+from cardavia.ai.tracking import Tracked, unseen_cards
+from cardavia.cards import counts, runfast_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic
+from .belief import Belief, update
 from .endgame import ENDGAME_CARDS, solve_each
 from .evidence import Play, recent_plays
 from .locate import odds
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
+from .reading import fake_cnt, has_reply, misses
 
 SEATS = 3
 
@@ -48,18 +50,6 @@ GATE = SIGNIFICANCE
 
 def sim_units(plan: Plan) -> list[SimUnit]:
     return list(plan.units)
-
-
-def fake_cnt(rc: Sequence[int]) -> list[int]:
-    """A count array with the rank counts on one suit code (for ``patterns``)."""
-    cnt = [0] * N_CODES
-    for r in range(2, 15):
-        cnt[(r - 2) * 4] = rc[r]
-    return cnt
-
-
-def has_reply(rc: Sequence[int], top: Pattern | Combo) -> bool:
-    return bool(patterns(fake_cnt(rc), top))
 
 
 def _violations(rc: Sequence[int], tops: Sequence[Combo]) -> int:
@@ -151,6 +141,11 @@ def _lean_split(
     rest.clear()
 
 
+#: particles of the belief carried between decisions (:mod:`cardavia.ai.runfast.belief`;
+#: 0: every decision samples afresh)
+PARTICLES = 0
+
+
 #: how much the learned card-location model counts (0: off; 1: as fitted; its log-odds
 #: are scaled by this)
 LOCATE = 0.0
@@ -167,8 +162,6 @@ def _lean(obs: Observation) -> tuple[int, list[float]] | None:
 #: how much less likely a sampled hand is for each of a seat's latest plays that ``basic``,
 #: holding it, would not have made (inference from plays); 1.0 = plays ignored
 PLAY_EVIDENCE = 1.0
-_BASIC_CFG = basic.RfConfig()
-_BASIC_RNG = random.Random(0)  # basic draws only for loose moves, and these have none
 #: the latest plays read per other seat
 PLAYS_READ = 2
 #: plays made from more cards than this are not read (long hands say less, and planning
@@ -193,21 +186,9 @@ def _plays_kept(hands: dict[int, list[int]], plays: dict[int, list[Play]], rng: 
         key=lambda t: t[0],
     )
     for k, (_, s, p) in enumerate(order):
-        if _misses(s, hands[s], (p,)) and rng.random() >= PLAY_EVIDENCE:
+        if misses(s, hands[s], (p,)) and rng.random() >= PLAY_EVIDENCE:
             return k
     return -1
-
-
-def _misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
-    """How many of ``plays`` ``basic`` would not have made holding ``rc`` plus the cards
-    played since each of them."""
-    missed = 0
-    for p in plays:
-        hand = [a + b for a, b in zip(rc, p.since, strict=True)]
-        view = basic.RfView(seat, fake_cnt(hand), p.sizes, p.top, None, False)
-        if not same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], p.combo):
-            missed += 1
-    return missed
 
 
 #: a hand of at most this many cards is shaped (sampled hands keep combinations)
@@ -497,8 +478,22 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
 
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
+    def fresh() -> dict[int, list[int]]:
+        return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+
+    pool: list[dict[int, list[int]]] = []
+    if PARTICLES > 0:  # the belief carried from the last decision, read up to now
+        carried = search.belief if isinstance(search.belief, Belief) else None
+        search.belief = update(carried, me, obs.history, sizes, PARTICLES, fresh, search.rng, tracked.no_reply)
+        pool = search.belief.particles
+    drawn = [0]
+
     def one_sample() -> list[float]:
-        hands = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+        if pool:
+            hands = {s: list(h) for s, h in pool[drawn[0] % len(pool)].items()}
+            drawn[0] += 1
+        else:
+            hands = fresh()
         others = {s: units_of(h) for s, h in hands.items()}
         exact: list[float | None] = [None] * len(candidates)
         if solved:  # the searcher's best reply to the rollout policy, exact on this deal

@@ -1,0 +1,47 @@
+"""Reading a Run Fast hand on rank counts: whether it can reply to a play (R-3.4) and
+which of a seat's past plays ``basic``, holding it, would not have made (shared by the
+fresh sampler and the carried belief)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardavia.ai.tracking import same_turn
+from cardavia.cards import N_CODES
+from cardavia.rules.combo import Combo, Pattern
+from cardavia.rules.runfast.moves import patterns
+
+from . import basic
+from .evidence import Play
+
+_BASIC_CFG = basic.RfConfig()
+_BASIC_RNG = random.Random(0)  # basic draws only for loose moves, and these have none
+
+
+def fake_cnt(rc: Sequence[int]) -> list[int]:
+    """A count array with the rank counts on one suit code (for ``patterns``)."""
+    cnt = [0] * N_CODES
+    for r in range(2, 15):
+        cnt[(r - 2) * 4] = rc[r]
+    return cnt
+
+
+def has_reply(rc: Sequence[int], top: Pattern | Combo) -> bool:
+    """Whether a hand of these rank counts holds a reply to ``top``."""
+    return bool(patterns(fake_cnt(rc), top))
+
+
+def misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
+    """How many of ``plays`` ``basic`` would not have made holding ``rc`` plus the cards
+    played since each of them."""
+    missed = 0
+    for p in plays:
+        hand = [a + b for a, b in zip(rc, p.since, strict=True)]
+        view = basic.RfView(seat, fake_cnt(hand), p.sizes, p.top, None, False)
+        if not same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], p.combo):
+            missed += 1
+    return missed
+
+
+__all__ = ["fake_cnt", "has_reply", "misses"]

@@ -17,9 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cardavia.ai.base import Agent, Decision, ReturnDecision
+from cardavia.ai.locate import Features
 from cardavia.ai.reasons import Reason
 from cardavia.ai.search import Search
 from cardavia.ai.tracking import Tracked
@@ -28,11 +30,14 @@ from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.runfast.deal import RunFastDeal
+from cardavia.rules.trick import TrickDeal
 
 from .guandan import basic as gd_basic
+from .guandan import locate as gd_locate
 from .guandan import search as gd_search
 from .guandan import tournament as gd_tournament
 from .runfast import basic as rf_basic
+from .runfast import locate as rf_locate
 from .runfast import search as rf_search
 from .runfast import tournament as rf_tournament
 
@@ -52,6 +57,20 @@ class Tournament:
     summarize: Callable[[Sequence[dict[str, Any]], Sequence[str], Sequence[str]], dict[str, Any]]
     #: the table rows of a summary
     lines: Callable[[dict[str, Any]], list[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Locate:
+    """A game's card-location model, as :mod:`cardavia.ai.locate_fit` fits it."""
+
+    #: seat → card class → features ``φ`` for the observing seat's others
+    features: Callable[[Observation], dict[int, dict[int, Features]]]
+    #: a card code's class at the observation's deal
+    code_class: Callable[[int, Observation], int]
+    #: where the fitted weights ship
+    file: Path
+    #: a fresh self-play deal from a seed
+    deal: Callable[[int], TrickDeal]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +94,8 @@ class GameAI:
     #: the agent of difficulty ``hard`` in this game (:mod:`cardavia.ai.difficulty`): the
     #: one that beats ``normal`` and loses to ``expert`` in this game's tournaments
     hard: str
+    #: the card-location model's parts
+    locate: Locate
 
     def decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
         """The agent's answer: the chosen pattern made concrete on this hand, with its reason."""
@@ -93,12 +114,22 @@ GAMES: dict[str, GameAI] = {
         gd_search.decide, gd_search.track,
         Tournament(gd_tournament.slots, gd_tournament.play, gd_tournament.summarize, gd_tournament.lines),
         hard="expert_v1_quick",
+        locate=Locate(
+            lambda o: gd_locate.seat_features(o.history, o.hand_sizes, o.seat, o.level or 2),
+            lambda code, o: gd_locate.code_class(code, o.level or 2),
+            gd_locate.FILE, GuandanDeal.fresh,
+        ),
     ),
     RunFastDeal.game: GameAI(
         rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.give_back,
         rf_search.decide, rf_search.track,
         Tournament(rf_tournament.slots, rf_tournament.play, rf_tournament.summarize, rf_tournament.lines),
         hard="expert_rules",
+        locate=Locate(
+            lambda o: rf_locate.seat_features(o.history, o.hand_sizes, o.seat),
+            lambda code, o: rf_locate.code_class(code),
+            rf_locate.FILE, RunFastDeal.fresh,
+        ),
     ),
 }
 
@@ -112,4 +143,4 @@ def game_ai(name: str) -> GameAI:
         raise ValueError(f"unknown game {name!r}; games are {', '.join(first)} and {last}") from None
 
 
-__all__ = ["GAMES", "Choice", "GameAI", "Tournament", "game_ai"]
+__all__ = ["GAMES", "Choice", "GameAI", "Locate", "Tournament", "game_ai"]

@@ -15,29 +15,26 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from cardavia.ai import locate as base
 from cardavia.ai.base import Decision
 from cardavia.ai.basic import BasicAgent
-from cardavia.ai.guandan import locate as gd_locate
-from cardavia.ai.runfast import locate as rf_locate
-from cardavia.ai.runner import guandan_deal, play_out, runfast_deal
+from cardavia.ai.games import GAMES, game_ai
+from cardavia.ai.runner import play_out
 from cardavia.observation import Observation
-from cardavia.rules.trick import TrickDeal
 
 #: one row: per other seat its features and log hand size, and how many cards it holds
 Row = tuple[list[base.Features], list[float], list[int]]
 
 
-def _rows(
-    deal: TrickDeal, n_seats: int, every: int,
-    feats_of: Callable[[Observation], dict[int, dict[int, base.Features]]],
-    class_of_code: Callable[[int, Observation], int],
-) -> list[Row]:
-    agents = [BasicAgent(deal.seed * n_seats + s) for s in range(n_seats)]
+def rows_of_deal(game: str, seed: int, every: int = 1) -> list[Row]:
+    """The rows of one ``basic`` self-play deal of ``game`` (every ``every``-th decision)."""
+    spec = game_ai(game).locate
+    deal = spec.deal(seed)
+    agents = [BasicAgent(seed * deal.n_seats + s) for s in range(deal.n_seats)]
     rows: list[Row] = []
     step = [0]
 
@@ -45,17 +42,15 @@ def _rows(
         step[0] += 1
         if step[0] % every:
             return
-        feats = feats_of(obs)
-        others = sorted(feats)
-        if any(obs.hand_sizes[s] == 0 for s in others):
-            others = [s for s in others if obs.hand_sizes[s] > 0]
+        feats = spec.features(obs)
+        others = [s for s in sorted(feats) if obs.hand_sizes[s] > 0]
         if len(others) < 2:
             return
         held: dict[int, dict[int, int]] = {}
         for s in others:
             by_class: dict[int, int] = {}
             for card in deal.hand(s):
-                c = class_of_code(card.code, obs)
+                c = spec.code_class(card.code, obs)
                 by_class[c] = by_class.get(c, 0) + 1
             held[s] = by_class
         offsets = [math.log(obs.hand_sizes[s]) for s in others]
@@ -66,21 +61,6 @@ def _rows(
 
     play_out(deal, agents, on)
     return rows
-
-
-def rows_of_deal(game: str, seed: int, every: int = 1) -> list[Row]:
-    """The rows of one ``basic`` self-play deal (every ``every``-th decision)."""
-    if game == "runfast":
-        return _rows(
-            runfast_deal(seed), 3, every,
-            lambda o: rf_locate.seat_features(o.history, o.hand_sizes, o.seat),
-            lambda code, o: code // 4 + 2,
-        )
-    return _rows(
-        guandan_deal(seed), 4, every,
-        lambda o: gd_locate.seat_features(o.history, o.hand_sizes, o.seat, o.level or 2),
-        lambda code, o: gd_locate.code_class(code, o.level or 2),
-    )
 
 
 def _arrays(rows: Sequence[Row], width: int) -> tuple[Any, Any, Any]:
@@ -141,12 +121,9 @@ def log_loss(rows: Sequence[Row], theta: Sequence[float] | None) -> float:
     return total / max(cards, 1)
 
 
-_FILES = {"runfast": rf_locate._FILE, "guandan": gd_locate._FILE}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--game", choices=sorted(_FILES), required=True)
+    ap.add_argument("--game", choices=sorted(GAMES), required=True)
     ap.add_argument("--deals", type=int, default=3000)
     ap.add_argument("--test", type=int, default=300, help="held-out deals")
     ap.add_argument("--every", type=int, default=1, help="read every n-th decision")
@@ -164,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "test_log_loss_sizes_only": round(log_loss(test, None), 5),
         "test_log_loss_model": round(log_loss(test, theta), 5),
     }
-    out: Path = args.out or _FILES[args.game]
+    out: Path = args.out or game_ai(args.game).locate.file
     out.write_text(json.dumps({**report, "theta": [round(t, 5) for t in theta]}) + "\n")
     print(json.dumps(report))
     return 0

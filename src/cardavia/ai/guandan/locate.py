@@ -108,18 +108,18 @@ def _code_classes(level: int) -> tuple[int, ...]:
     return tuple(code_class(code, level) for code in range(N_CODES))
 
 
-_FILE = Path(__file__).with_name("locate.json")
+FILE = Path(__file__).with_name("locate.json")
 
 
 @cache
 def weights() -> tuple[float, ...]:
     """The fitted ``θ`` (``locate.json``); all zeros (no hints) if the file is missing."""
-    if not _FILE.exists():
+    if not FILE.exists():
         return (0.0,) * base.N_FEATURES
-    theta = tuple(float(x) for x in json.loads(_FILE.read_text())["theta"])
+    theta = tuple(float(x) for x in json.loads(FILE.read_text())["theta"])
     if len(theta) != base.N_FEATURES:
-        raise ValueError(f"{_FILE.name} holds {len(theta)} weights, the model has {base.N_FEATURES}")
+        raise ValueError(f"{FILE.name} holds {len(theta)} weights, the model has {base.N_FEATURES}")
     return theta
 
 
-__all__ = ["CLASSES", "SPEC", "WILD", "card_class", "code_class", "seat_features", "weights", "weights_by_code"]
+__all__ = ["CLASSES", "FILE", "SPEC", "WILD", "card_class", "code_class", "seat_features", "weights", "weights_by_code"]

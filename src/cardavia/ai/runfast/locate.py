@@ -48,6 +48,11 @@ def _class(card: Card, level: int) -> int:
     return int(card.rank)
 
 
+def code_class(code: int) -> int:
+    """A card code's rank (``(rank − 2) × 4 + suit``)."""
+    return code // 4 + 2
+
+
 SPEC = base.LocateSpec(
     n_seats=3,
     classes=RANKS,
@@ -86,19 +91,19 @@ def odds(
     return a, w
 
 
-_FILE = Path(__file__).with_name("locate.json")
+FILE = Path(__file__).with_name("locate.json")
 
 
 @cache
 def weights() -> tuple[float, ...]:
     """The fitted ``θ`` (``locate.json``); all zeros (no hints) if the file is missing."""
-    if not _FILE.exists():
+    if not FILE.exists():
         return (0.0,) * N_FEATURES
-    data = json.loads(_FILE.read_text())
+    data = json.loads(FILE.read_text())
     theta = tuple(float(x) for x in data["theta"])
     if len(theta) != N_FEATURES:
-        raise ValueError(f"{_FILE.name} holds {len(theta)} weights, the model has {N_FEATURES}")
+        raise ValueError(f"{FILE.name} holds {len(theta)} weights, the model has {N_FEATURES}")
     return theta
 
 
-__all__ = ["N_FEATURES", "RANKS", "SPEC", "odds", "seat_features", "weights"]
+__all__ = ["FILE", "N_FEATURES", "RANKS", "SPEC", "code_class", "odds", "seat_features", "weights"]

@@ -20,13 +20,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cardavia.ai.tracking import same_turn
 from cardavia.rules.combo import Combo
 from cardavia.rules.observation import HistoryEntry
 
-from . import basic
-from .evidence import Play, recent_plays
-from .reading import fake_cnt, has_reply, misses
+from .evidence import Play, play_ranks, recent_plays
+from .reading import basic_makes, has_reply, misses
 
 Hands = dict[int, list[int]]
 
@@ -37,8 +35,6 @@ MOVES = 3
 #: with fewer survivors than this share of the particles, a share of fresh samples joins
 FRESH_BELOW = 0.25
 FRESH_SHARE = 0.25
-_CFG = basic.RfConfig()
-_RNG = random.Random(0)  # basic draws only for loose moves, and these have none
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +69,6 @@ def turns_of(history: Sequence[HistoryEntry], hand_sizes: Sequence[int], n_seats
     return out
 
 
-def _ranks(combo: Combo) -> list[int]:
-    rc = [0] * 15
-    for card in combo.cards:
-        rc[int(card.rank)] += 1
-    return rc
-
-
 @dataclass
 class Belief:
     """The particles (rank counts of the two other hands now) and the history read."""
@@ -94,14 +83,13 @@ def _keeps(hands: Hands, turn: Turn, index: int, rng: random.Random) -> bool:
     hand = hands[turn.seat]
     if turn.combo is None:
         return turn.top is None or not has_reply(hand, turn.top)
-    rc = _ranks(turn.combo)
+    rc = play_ranks(turn.combo)
     if any(hand[r] < rc[r] for r in range(15)) and not _repair(hands, turn.seat, rc, rng):
         return False
     keep = True
-    if index > 0 and PLAY_EVIDENCE < 1.0:  # the opening (R-2.3) is not read
-        view = basic.RfView(turn.seat, fake_cnt(hand), turn.sizes, turn.top, None, False)
-        if not same_turn(basic.choose(view, _CFG, _RNG)[0], turn.combo):
-            keep = rng.random() < PLAY_EVIDENCE
+    read = index > 0 and PLAY_EVIDENCE < 1.0  # the opening (R-2.3) is not read
+    if read and not basic_makes(turn.seat, hand, turn.sizes, turn.top, turn.combo):
+        keep = rng.random() < PLAY_EVIDENCE
     for r in range(15):
         hand[r] -= rc[r]
     return keep

@@ -45,7 +45,8 @@ class Play:
     since: tuple[int, ...]
 
 
-def _ranks(combo: Combo) -> list[int]:
+def play_ranks(combo: Combo) -> list[int]:
+    """The rank counts of a play's cards."""
     cnt = [0] * N_CODES
     for card in combo.cards:
         cnt[card.code] += 1
@@ -76,7 +77,7 @@ def recent_plays(
     found: dict[int, list[Play]] = {}
     played: dict[int, list[int]] = {s: [0] * 15 for s in range(SEATS)}
     for seat, combo, before, at in reversed(seen):
-        rc = _ranks(combo)
+        rc = play_ranks(combo)
         mine = played[seat]
         for r in range(15):
             mine[r] += rc[r]
@@ -86,4 +87,4 @@ def recent_plays(
     return found
 
 
-__all__ = ["Play", "recent_plays"]
+__all__ = ["Play", "play_ranks", "recent_plays"]

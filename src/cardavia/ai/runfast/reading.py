@@ -32,16 +32,20 @@ def has_reply(rc: Sequence[int], top: Pattern | Combo) -> bool:
     return bool(patterns(fake_cnt(rc), top))
 
 
+def basic_makes(seat: int, rc: Sequence[int], sizes: Sequence[int], top: Combo | None, combo: Combo) -> bool:
+    """Whether ``basic``, holding ``rc`` with the hand sizes ``sizes`` and ``top`` to answer
+    (None: a lead), makes the play ``combo``."""
+    view = basic.RfView(seat, fake_cnt(rc), sizes, top, None, False)
+    return same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], combo)
+
+
 def misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
     """How many of ``plays`` ``basic`` would not have made holding ``rc`` plus the cards
     played since each of them."""
-    missed = 0
-    for p in plays:
-        hand = [a + b for a, b in zip(rc, p.since, strict=True)]
-        view = basic.RfView(seat, fake_cnt(hand), p.sizes, p.top, None, False)
-        if not same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], p.combo):
-            missed += 1
-    return missed
+    return sum(
+        not basic_makes(seat, [a + b for a, b in zip(rc, p.since, strict=True)], p.sizes, p.top, p.combo)
+        for p in plays
+    )
 
 
-__all__ = ["fake_cnt", "has_reply", "misses"]
+__all__ = ["basic_makes", "fake_cnt", "has_reply", "misses"]

@@ -265,7 +265,9 @@ WAIT_FOR_ME = """() => {
   const r = document.querySelector('#table'); const s = window.cardavia.state;
   if (!s) return false;
   const o = s.observation;
-  return ['deal-over', 'match-over'].includes(r.dataset.state)
+  // "deal over" only when the observation says so too: right after Next deal the page may
+  // still show the old summary while the new deal's tribute is under way
+  return (['deal-over', 'match-over'].includes(r.dataset.state) && o.phase === 'over')
     || (o.phase === 'play' && o.turn === o.seat) || (o.return_options || []).length > 0;
 }"""
 

@@ -39,6 +39,27 @@ class GdConfig:
     blocking: bool = True  # react to opponents close to going out
     partner_help: bool = True  # lead low for a partner close to going out
     follow_threshold: float = -0.35  # least plan gain at which an ordinary reply is made
+    lead_size_bonus: float = 0.12  # a lead's value less this per card: longer plays go first
+    lead_close: int = 3  # lead nothing an opponent holding this many cards or fewer can follow
+    safe_size_bonus: float = 0.15  # the lead's size bonus then
+    keep_lead_value: float = 0.8  # two plays left: lead the stronger first from this value
+    shed_top_power: int = 10  # over the partner: shed only on plays up to this power …
+    shed_partner_cards: int = 8  # … while the partner holds at least this many cards …
+    shed_gain: float = 0.9  # … a low play (power ≤ shed_power) that gains this much plan
+    shed_power: int = 11
+    danger_cards: int = 6  # an opponent on this many cards or fewer is to be blocked …
+    danger_any: int = 4  # … and so is any trick while an opponent holds this many
+    danger_slack: float = 1.2  # how much more plan cost a blocking reply may have
+    bomb_cards: int = 6  # bomb an opponent's play when it holds this many cards or fewer
+    bomb_close: int = 3  # bomb a play of 2+ cards while an opponent holds this many
+    bomb_home_plays: int = 2  # bomb when the lead then brings the hand home in this many plays
+
+
+#: the configuration the ``expert`` starts from (its default move): ``basic``'s knobs tuned
+#: in duplicate self-play against ``basic`` itself (docs/ai.md, "Strength", seventh round);
+#: the ``basic`` agent (the ``normal`` level and the yardstick of the tournaments) keeps
+#: the defaults
+EXPERT_CONFIG = GdConfig(follow_threshold=-0.75)
 
 
 @dataclass(slots=True)
@@ -98,7 +119,7 @@ def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, R
     if len(units) == 2:
         strong = max(units, key=lambda u: u.value)
         weak = min(units, key=lambda u: u.value)
-        if strong.value >= 0.8 or strong.is_bomb:
+        if strong.value >= cfg.keep_lead_value or strong.is_bomb:
             p = strong.pattern(level)
             return p, because(
                 "lead_keep_lead", f"lead {strong.describe()} to keep the lead, then go out",
@@ -123,10 +144,10 @@ def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, R
                     "lead_single_for_partner", "lead a low single for the partner (1 card left)",
                     combo=combo_arg(single),
                 )
-    if cfg.blocking and opp_min <= 3:
+    if cfg.blocking and opp_min <= cfg.lead_close:
         safe = [u for u in plain if u.size > opp_min]
         if safe:
-            u = min(safe, key=lambda u: u.value - 0.15 * u.size)
+            u = min(safe, key=lambda u: u.value - cfg.safe_size_bonus * u.size)
             p = u.pattern(level)
             return p, because(
                 "lead_opponent_close", f"lead {u.describe()}: an opponent holds only {opp_min}",
@@ -139,7 +160,7 @@ def _lead(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern, R
             "lead_high_opponent_close", f"lead high {u.describe()}: an opponent holds only {opp_min}",
             combo=combo_arg(p), n=str(opp_min),
         )
-    u = min(plain, key=lambda u: u.value - 0.12 * u.size)
+    u = min(plain, key=lambda u: u.value - cfg.lead_size_bonus * u.size)
     p = u.pattern(level)
     return p, because("lead_weakest", f"lead the weakest planned play, {u.describe()}", combo=combo_arg(p))
 
@@ -169,10 +190,10 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
         return after.score - base, after
 
     if by_partner:
-        if top.tier or top.power > 10 or top_size < 8 or not plain:
+        if top.tier or top.power > cfg.shed_top_power or top_size < cfg.shed_partner_cards or not plain:
             return None, because("partner_winning_pass", "the partner is winning this trick; pass")
-        cheap = [(gain(m)[0], m) for m in plain if m.power <= 11]
-        cheap = [(g, m) for g, m in cheap if g >= 0.9]
+        cheap = [(gain(m)[0], m) for m in plain if m.power <= cfg.shed_power]
+        cheap = [(g, m) for g, m in cheap if g >= cfg.shed_gain]
         if cheap:
             g, m = max(cheap, key=lambda x: (x[0], -x[1].power))
             return m, because(
@@ -181,8 +202,8 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
             )
         return None, because("partner_winning_pass", "the partner is winning this trick; pass")
 
-    danger = cfg.blocking and (top_size <= 6 or opp_min <= 4)
-    threshold = cfg.follow_threshold - (1.2 if danger else 0.0)
+    danger = cfg.blocking and (top_size <= cfg.danger_cards or opp_min <= cfg.danger_any)
+    threshold = cfg.follow_threshold - (cfg.danger_slack if danger else 0.0)
     best: tuple[float, Pattern] | None = None
     for m in shortlist(plain, rc):
         g, _ = gain(m)
@@ -201,7 +222,7 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
         bomb = min(bombs, key=lambda m: (m.tier, m.power))
         g, after = gain(bomb)
         bc = combo_arg(bomb)
-        if cfg.blocking and top_size <= 6:
+        if cfg.blocking and top_size <= cfg.bomb_cards:
             return bomb, because(
                 "bomb_opponent_holds", f"bomb with {bomb.describe()}: the opponent holds only {top_size}",
                 combo=bc, n=str(top_size),
@@ -210,12 +231,14 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
             return bomb, because(
                 "bomb_lead_go_out", f"bomb with {bomb.describe()} to take the lead and go out", combo=bc
             )
-        if cfg.blocking and opp_min <= 3 and top.size >= 2:
+        if cfg.blocking and opp_min <= cfg.bomb_close and top.size >= 2:
             return bomb, because(
                 "bomb_opponent_close", f"bomb with {bomb.describe()}: an opponent is close to going out",
                 combo=bc,
             )
-        if after.plays <= 2 and any(u.value >= 0.8 or u.is_bomb for u in after.units):
+        if after.plays <= cfg.bomb_home_plays and any(
+            u.value >= cfg.keep_lead_value or u.is_bomb for u in after.units
+        ):
             return bomb, because(
                 "bomb_lead_home", f"bomb with {bomb.describe()}: the lead brings the hand home", combo=bc
             )
@@ -286,8 +309,13 @@ def decide(
 ) -> tuple[Pattern | None, Reason]:
     """The basic move for ``obs`` (None = pass) and its reason; ``blocking`` also turns the
     partner help on."""
+    return decide_as(obs, cnt, rng, GdConfig(noise=noise, blocking=blocking, partner_help=blocking))
+
+
+def decide_as(obs: Observation, cnt: list[int], rng: random.Random, cfg: GdConfig) -> tuple[Pattern | None, Reason]:
+    """The move of the policy configured by ``cfg`` for ``obs`` (None = pass) and its reason."""
     view = GdView(obs.seat, cnt, level_of(obs), obs.hand_sizes, obs.top, obs.top_seat)
-    return choose(view, GdConfig(noise=noise, blocking=blocking, partner_help=blocking), rng)
+    return choose(view, cfg, rng)
 
 
 def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
@@ -296,6 +324,7 @@ def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
 
 
 __all__ = [
+    "EXPERT_CONFIG",
     "UNIT_COST",
     "GdConfig",
     "GdView",
@@ -303,6 +332,7 @@ __all__ = [
     "choose_return",
     "combo",
     "decide",
+    "decide_as",
     "give_back",
     "legal",
     "level_of",

@@ -487,11 +487,15 @@ def _best_bomb(moves: Sequence[Pattern], rc: list[int], w: int, level: int) -> P
 
 
 
+#: the policy whose move is the search's default (``basic`` tuned, :data:`basic.EXPERT_CONFIG`)
+START = basic.EXPERT_CONFIG
+
+
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
     """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
     level = level_of(obs)
     me = obs.seat
-    default, reason = basic.decide(obs, cnt, search.rng)
+    default, reason = basic.decide_as(obs, cnt, search.rng, START)
     size = sum(cnt)
     if default is not None and default.size == size:
         return default, reason

@@ -30,8 +30,23 @@ BOMB_REPLY_BONUS = 1.2  # plan-score units: a standing reply bomb is worth 20 po
 
 @dataclass(frozen=True, slots=True)
 class RfConfig:
-    noise: float = 0.0
-    blocking: bool = True
+    """Knobs of the basic Run Fast policy (difficulty levels are configurations)."""
+
+    noise: float = 0.0  # chance of a random legal move
+    blocking: bool = True  # react to opponents close to going out
+    lead_size_bonus: float = 0.15  # a lead's value less this per card: longer plays go first
+    keep_lead_value: float = 0.8  # two plays left: lead the stronger first from this value
+    lead_close: int = 2  # lead nothing an opponent holding this many cards or fewer can follow
+    danger_cards: int = 3  # bomb at once while an opponent holds this many cards or fewer
+    late_cards: int = 8  # the deal is late (bomb) when the hand holds this many cards …
+    late_units: int = 3  # … or its plan this many plays or fewer
+    bomb_bonus: float = BOMB_REPLY_BONUS  # plan-score worth of a standing reply bomb
+
+
+#: the configuration the ``expert`` starts from (its default move): ``basic``'s knobs tuned
+#: in duplicate self-play against ``basic`` itself (docs/ai.md, "Strength", seventh round);
+#: the ``basic`` agent keeps the defaults
+EXPERT_CONFIG = RfConfig(lead_size_bonus=0.6, keep_lead_value=0.3, bomb_bonus=0.6)
 
 
 @dataclass(slots=True)
@@ -84,6 +99,7 @@ def _gain(rc: list[int], base: Plan, m: Pattern) -> float:
 def _lead(
     view: RfView, cfg: RfConfig, moves: list[Pattern], rc: list[int], plan: Plan, opp_min: int
 ) -> tuple[Pattern, Reason]:
+    bonus = cfg.lead_size_bonus
     if view.opening:
         best = max(moves, key=lambda m: (_gain(rc, plan, m), m.size))
         return best, because(
@@ -94,7 +110,7 @@ def _lead(
     if len(units) == 2:
         strong = max(units, key=lambda u: u.value)
         weak = min(units, key=lambda u: u.value)
-        if strong.value >= 0.8 or strong.is_bomb:
+        if strong.value >= cfg.keep_lead_value or strong.is_bomb:
             return strong.pattern, because(
                 "lead_keep_lead", f"lead {strong.describe()} to keep the lead, then go out",
                 combo=combo_arg(strong.pattern),
@@ -103,10 +119,10 @@ def _lead(
             "lead_two_left", f"lead {weak.describe()}; two plays left", combo=combo_arg(weak.pattern)
         )
     plain = [u for u in units if not u.is_bomb] or units
-    if cfg.blocking and opp_min <= 2:
+    if cfg.blocking and opp_min <= cfg.lead_close:
         safe = [u for u in plain if u.size > opp_min]
         if safe:
-            u = min(safe, key=lambda u: u.value - 0.15 * u.size)
+            u = min(safe, key=lambda u: u.value - bonus * u.size)
             return u.pattern, because(
                 "lead_opponent_close", f"lead {u.describe()}: an opponent holds only {opp_min}",
                 combo=combo_arg(u.pattern), n=str(opp_min),
@@ -116,7 +132,7 @@ def _lead(
             "lead_high_opponent_close", f"lead the high {u.describe()}: an opponent holds only {opp_min}",
             combo=combo_arg(u.pattern), n=str(opp_min),
         )
-    u = min(plain, key=lambda u: u.value - 0.15 * u.size)
+    u = min(plain, key=lambda u: u.value - bonus * u.size)
     return u.pattern, because(
         "lead_weakest", f"lead the weakest planned play, {u.describe()}", combo=combo_arg(u.pattern)
     )
@@ -127,7 +143,7 @@ def _follow(
 ) -> tuple[Pattern, Reason]:
     plain = [m for m in moves if m.tier == 0]
     bombs = [m for m in moves if m.tier > 0]
-    danger = cfg.blocking and opp_min <= 3
+    danger = cfg.blocking and opp_min <= cfg.danger_cards
     best: tuple[float, Pattern] | None = None
     for m in plain:
         g = _gain(rc, plan, m) - 0.02 * m.power
@@ -135,8 +151,8 @@ def _follow(
             best = (g, m)
     if bombs:
         bomb = min(bombs, key=lambda m: (m.tier, m.power))
-        bg = _gain(rc, plan, bomb) + BOMB_REPLY_BONUS
-        late = sum(view.cnt) <= 8 or len(plan.units) <= 3
+        bg = _gain(rc, plan, bomb) + cfg.bomb_bonus
+        late = sum(view.cnt) <= cfg.late_cards or len(plan.units) <= cfg.late_units
         if best is None:
             return bomb, because(
                 "must_beat_bomb", f"must beat (R-3.4): bomb with {bomb.describe()} (a standing bomb wins 20)",
@@ -180,6 +196,11 @@ def decide(
     return choose(view_of(obs, cnt), RfConfig(noise=noise, blocking=blocking), rng)
 
 
+def decide_as(obs: Observation, cnt: list[int], rng: random.Random, cfg: RfConfig) -> tuple[Pattern | None, Reason]:
+    """The move of the policy configured by ``cfg`` for ``obs`` and its reason."""
+    return choose(view_of(obs, cnt), cfg, rng)
+
+
 def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
     """Run Fast has no tribute, so no card is ever given back."""
     raise ValueError("Run Fast has no tribute: there is no card to return")
@@ -187,11 +208,13 @@ def give_back(obs: Observation, cnt: list[int]) -> tuple[Card, Reason]:
 
 __all__ = [
     "BOMB_REPLY_BONUS",
+    "EXPERT_CONFIG",
     "RfConfig",
     "RfView",
     "choose",
     "combo",
     "decide",
+    "decide_as",
     "give_back",
     "legal",
     "view_of",

@@ -418,10 +418,14 @@ def _passes(obs: Observation) -> dict[int, list[Combo]]:
 # ---- the expert's move
 
 
+#: the policy whose move is the search's default (``basic`` tuned, :data:`basic.EXPERT_CONFIG`)
+START = basic.EXPERT_CONFIG
+
+
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
     """The expert's Run Fast move (None = pass) and its reason; the search started at ``t0``."""
     me = obs.seat
-    default, reason = basic.decide(obs, cnt, search.rng)
+    default, reason = basic.decide_as(obs, cnt, search.rng, START)
     moves = patterns(cnt, obs.top, obs.opening)
     if not moves or len(moves) == 1:
         return default, reason

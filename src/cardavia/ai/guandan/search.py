@@ -311,6 +311,10 @@ def _split_reply(us: list[SimUnit], top: Pattern | Combo) -> SimUnit | None:
     return SimUnit(Pattern(top.type, p.rank, n, 0, p.power, ((p.rank, n),), -1, 0), 0.0, False)
 
 
+#: rollouts follow an opponent with the cheapest plain reply worth at most this (plan units)
+ROLLOUT_FOLLOW_VALUE = 1.0
+
+
 def _follow(
     seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int
 ) -> SimUnit | None:
@@ -325,7 +329,7 @@ def _follow(
     plain = [u for u in fits if not u.is_bomb]
     if plain:
         u = min(plain, key=lambda u: u.pattern.power)
-        if u.value <= 1.0 or short or len(us) <= 3:
+        if u.value <= ROLLOUT_FOLLOW_VALUE or short or len(us) <= 3:
             return u
     bombs = [u for u in fits if u.is_bomb]
     if bombs:

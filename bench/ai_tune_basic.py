@@ -19,39 +19,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import random
 import time
 from typing import Any
 
 from cardavia.ai import tournament
-from cardavia.ai.base import Agent, Decision, ReturnDecision
+from cardavia.ai.base import Agent
+from cardavia.ai.basic import BasicAgent
 from cardavia.ai.games import game_ai
 from cardavia.ai.guandan import basic as gd_basic
-from cardavia.ai.legal import hand_counts
 from cardavia.ai.runfast import basic as rf_basic
 from cardavia.ai.stats import mean_ci
-from cardavia.observation import Observation
 
 _MODULES: dict[str, Any] = {"guandan": gd_basic, "runfast": rf_basic}
 _CONFIGS: dict[str, Any] = {"guandan": gd_basic.GdConfig, "runfast": rf_basic.RfConfig}
-
-
-class Configured:
-    """``basic`` playing the configuration ``cfg`` (the game's config class)."""
-
-    name = "configured"
-
-    def __init__(self, seed: int, cfg: Any) -> None:
-        self.rng = random.Random(seed)
-        self.cfg = cfg
-
-    def act(self, obs: Observation) -> Decision:
-        cnt = hand_counts(obs)
-        game = game_ai(obs.game)
-        return game.decision(obs, cnt, _MODULES[obs.game].decide_as(obs, cnt, self.rng, self.cfg))
-
-    def choose_return(self, obs: Observation) -> ReturnDecision:
-        return game_ai(obs.game).return_decision(obs)
 
 
 def parse(game: str, spec: str) -> Any:
@@ -79,7 +59,9 @@ def main() -> None:
     real_build = tournament.build_agent
 
     def build(name: str, seed: int, think_ms: float | None = None) -> Agent:
-        return Configured(seed, cfg) if name == "configured" else real_build(name, seed, think_ms)
+        if name == "configured":
+            return BasicAgent(seed, config=cfg, name="configured")
+        return real_build(name, seed, think_ms)
 
     tournament.build_agent = build
     slots = game_ai(args.game).tournament.slots(["configured", "basic"])

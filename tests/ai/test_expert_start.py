@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from cardavia.ai import make_agent, tournament
-from cardavia.ai.base import Agent, Decision, ReturnDecision
+from cardavia.ai.base import Agent
+from cardavia.ai.basic import BasicAgent
 from cardavia.ai.games import game_ai
 from cardavia.ai.guandan import basic as gd_basic
 from cardavia.ai.guandan import search as gd_search
@@ -23,28 +24,9 @@ from cardavia.ai.runfast import basic as rf_basic
 from cardavia.ai.runfast import search as rf_search
 from cardavia.ai.runner import guandan_deal, runfast_deal, take_turn
 from cardavia.ai.stats import mean_ci
-from cardavia.observation import Observation
 from cardavia.rules.trick import PHASE_TRIBUTE, TrickDeal
 
 MODULES: dict[str, Any] = {"guandan": gd_basic, "runfast": rf_basic}
-
-
-class Configured:
-    """``basic`` playing a given configuration."""
-
-    name = "configured"
-
-    def __init__(self, seed: int, cfg: Any) -> None:
-        self.rng = random.Random(seed)
-        self.cfg = cfg
-
-    def act(self, obs: Observation) -> Decision:
-        cnt = hand_counts(obs)
-        game = game_ai(obs.game)
-        return game.decision(obs, cnt, MODULES[obs.game].decide_as(obs, cnt, self.rng, self.cfg))
-
-    def choose_return(self, obs: Observation) -> ReturnDecision:
-        return game_ai(obs.game).return_decision(obs)
 
 
 def _deal(game: str, seed: int) -> TrickDeal:
@@ -68,6 +50,8 @@ def test_the_default_configuration_is_basic(game: str) -> None:
                 cnt = hand_counts(obs)
                 plain = module.decide(obs, cnt, random.Random(0))[0]
                 assert module.decide_as(obs, cnt, random.Random(0), default)[0] == plain
+                configured = BasicAgent(0, config=default).act(obs)
+                assert configured.combo == BasicAgent(0).act(obs).combo
                 checked += 1
             take_turn(deal, seat, agents[seat])
     assert checked > 100
@@ -91,7 +75,9 @@ def test_the_tuned_configuration_beats_basic(game: str) -> None:
     real_build = tournament.build_agent
 
     def build(name: str, seed: int, think_ms: float | None = None) -> Agent:
-        return Configured(seed, cfg) if name == "configured" else real_build(name, seed, think_ms)
+        if name == "configured":
+            return BasicAgent(seed, config=cfg, name="configured")
+        return real_build(name, seed, think_ms)
 
     values: list[float] = []
     tournament.build_agent = build

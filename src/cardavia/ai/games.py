@@ -83,6 +83,9 @@ class GameAI:
     combo: Callable[[Observation, Pattern, list[int]], Combo]
     #: the ``basic`` policy: ``(obs, counts, rng, noise, blocking)``
     basic: Callable[[Observation, list[int], random.Random, float, bool], Choice]
+    #: the ``basic`` policy with every knob given: ``(obs, counts, rng, config)``, the config
+    #: being the game's (``GdConfig`` / ``RfConfig``)
+    basic_as: Callable[[Observation, list[int], random.Random, Any], Choice]
     #: the tribute return card (G-3.5) and its reason
     give_back: Callable[[Observation, list[int]], tuple[Card, Reason]]
     #: the ``expert`` search: ``(obs, counts, search, t0)``
@@ -110,7 +113,7 @@ class GameAI:
 #: Game name → its AI parts (the names are the deal classes' ``game``).
 GAMES: dict[str, GameAI] = {
     GuandanDeal.game: GameAI(
-        gd_basic.legal, gd_basic.combo, gd_basic.decide, gd_basic.give_back,
+        gd_basic.legal, gd_basic.combo, gd_basic.decide, gd_basic.decide_as, gd_basic.give_back,
         gd_search.decide, gd_search.track,
         Tournament(gd_tournament.slots, gd_tournament.play, gd_tournament.summarize, gd_tournament.lines),
         hard="expert_v1_quick",
@@ -121,7 +124,7 @@ GAMES: dict[str, GameAI] = {
         ),
     ),
     RunFastDeal.game: GameAI(
-        rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.give_back,
+        rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.decide_as, rf_basic.give_back,
         rf_search.decide, rf_search.track,
         Tournament(rf_tournament.slots, rf_tournament.play, rf_tournament.summarize, rf_tournament.lines),
         hard="expert_rules",

@@ -193,7 +193,7 @@ def decide(
     obs: Observation, cnt: list[int], rng: random.Random, noise: float = 0.0, blocking: bool = True
 ) -> tuple[Pattern | None, Reason]:
     """The basic move for ``obs`` (None = pass, only when no reply exists) and its reason."""
-    return choose(view_of(obs, cnt), RfConfig(noise=noise, blocking=blocking), rng)
+    return decide_as(obs, cnt, rng, RfConfig(noise=noise, blocking=blocking))
 
 
 def decide_as(obs: Observation, cnt: list[int], rng: random.Random, cfg: RfConfig) -> tuple[Pattern | None, Reason]:

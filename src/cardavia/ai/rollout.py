@@ -36,15 +36,16 @@ class PlannedPlay(Protocol):
 P = TypeVar("P", bound=PlannedPlay)
 
 
-def last_plays_lead(units: Sequence[P]) -> P | None:
+def last_plays_lead(units: Sequence[P], holds: float = HOLDS_TRICK) -> P | None:
     """The lead with one or two planned plays left (None with more): the last one; of two,
-    the strong one first when it likely holds the trick (or is a bomb), else the weak one."""
+    the strong one first when it likely holds the trick (value ≥ ``holds``, or a bomb), else
+    the weak one."""
     if len(units) == 1:
         return units[0]
     if len(units) != 2:
         return None
     strong = max(units, key=lambda u: u.value)
-    if strong.value >= HOLDS_TRICK or strong.is_bomb:
+    if strong.value >= holds or strong.is_bomb:
         return strong
     return min(units, key=lambda u: u.value)
 

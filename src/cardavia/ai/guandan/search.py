@@ -107,7 +107,9 @@ LEAD_EVIDENCE = 1.0
 #: leads made from more cards than this are not read (long hands say little; planning them
 #: on every sample costs time)
 LEAD_MAX_CARDS = 15
-SAMPLE_TRIES = 8
+#: deals tried per sample before the least contradicted one is taken (eighth round: 2 instead
+#: of 8 plays as well on equal samples, +1.4 points [−1.7, +4.4], and takes a third less time)
+SAMPLE_TRIES = 2
 
 _GROUP_SIZE = {ComboType.SINGLE: 1, ComboType.PAIR: 2, ComboType.TRIPLE: 3}
 
@@ -313,10 +315,14 @@ def _split_reply(us: list[SimUnit], top: Pattern | Combo) -> SimUnit | None:
 
 #: rollouts follow an opponent with the cheapest plain reply worth at most this (plan units)
 ROLLOUT_FOLLOW_VALUE = 1.0
+#: the same for the searcher's own team (its later plays: the tuned default move follows
+#: more readily than the opponents' ``basic``)
+TEAM_FOLLOW_VALUE = ROLLOUT_FOLLOW_VALUE
 
 
 def _follow(
-    seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int
+    seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int,
+    follow_value: float = ROLLOUT_FOLLOW_VALUE,
 ) -> SimUnit | None:
     if top_seat == (seat + 2) % 4:  # the partner's play stands, unless this goes out
         return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
@@ -329,7 +335,7 @@ def _follow(
     plain = [u for u in fits if not u.is_bomb]
     if plain:
         u = min(plain, key=lambda u: u.pattern.power)
-        if u.value <= ROLLOUT_FOLLOW_VALUE or short or len(us) <= 3:
+        if u.value <= follow_value or short or len(us) <= 3:
             return u
     bombs = [u for u in fits if u.is_bomb]
     if bombs:
@@ -378,7 +384,8 @@ def rollout(
             play = _lead(seat, us, sizes) if us else None
         else:
             assert top_seat is not None
-            play = _follow(seat, us, sizes, top, top_seat)
+            follow = TEAM_FOLLOW_VALUE if (seat - me) % 2 == 0 else ROLLOUT_FOLLOW_VALUE
+            play = _follow(seat, us, sizes, top, top_seat, follow)
         if play is None:
             if top is None:  # a leader with no units cannot happen; guard anyway
                 break

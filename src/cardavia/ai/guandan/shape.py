@@ -71,7 +71,9 @@ def _keep_strongest(
         if u.size > room:
             continue
         for r, n in u.slots:
-            for code in _codes_of_rank(r, level):
+            # the leftover-wild unit is all wilds: its slot names the level rank, whose
+            # natural cards belong to other units
+            for code in () if u.wilds == u.size else _codes_of_rank(r, level):
                 take = min(n, left[code])
                 left[code] -= take
                 kept[code] += take

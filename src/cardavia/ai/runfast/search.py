@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
-from cardavia.ai.rollout import last_plays_lead, lead_weakest
+from cardavia.ai.rollout import HOLDS_TRICK, last_plays_lead, lead_weakest
 from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
 from cardavia.ai.tracking import Tracked, unseen_cards
 from cardavia.cards import counts, runfast_deck
@@ -262,13 +263,29 @@ def settle_scores(
     return scores
 
 
-def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
-    last = last_plays_lead(us)
+@dataclass(frozen=True, slots=True)
+class LeadRule:
+    """How a rollout seat leads: ``size_weight`` per card prefers longer plays
+    (:func:`cardavia.ai.rollout.lead_weakest`); of its last two plays the strong one goes
+    first when it is worth at least ``holds`` (:func:`cardavia.ai.rollout.last_plays_lead`)."""
+
+    size_weight: float = 0.15
+    holds: float = HOLDS_TRICK
+
+
+#: the rollout's lead rule for the other seats (``basic``'s defaults) and for the searcher
+#: itself (its own later leads, which the tuned default move makes)
+OTHERS_LEAD = LeadRule()
+MY_LEAD = LeadRule()
+
+
+def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int], rule: LeadRule = OTHERS_LEAD) -> SimUnit:
+    last = last_plays_lead(us, rule.holds)
     if last is not None:
         return last
     plain = [u for u in us if not u.is_bomb] or us
     opp_min = min(sizes[s] for s in range(SEATS) if s != seat)
-    return lead_weakest(plain, opp_min, 0.15)
+    return lead_weakest(plain, opp_min, rule.size_weight)
 
 
 def _bomb_time(seat: int, rcs: Sequence[Sequence[int]], us: Sequence[SimUnit]) -> bool:
@@ -279,7 +296,8 @@ def _bomb_time(seat: int, rcs: Sequence[Sequence[int]], us: Sequence[SimUnit]) -
 
 
 def policy_choice(
-    seat: int, us: Sequence[SimUnit], rcs: Sequence[Sequence[int]], top: Pattern | Combo | None
+    seat: int, us: Sequence[SimUnit], rcs: Sequence[Sequence[int]], top: Pattern | Combo | None,
+    rule: LeadRule = OTHERS_LEAD,
 ) -> tuple[SimUnit | None, Pattern | None, bool]:
     """The rollout policy's move for ``seat`` holding the planned plays ``us``: (the unit
     played or None, the play or None for a pass, whether the hand must be planned again).
@@ -289,7 +307,7 @@ def policy_choice(
     exists, the seat must beat (R-3.4) with its lowest reply and plan again.
     """
     if top is None:
-        u = _lead(seat, list(us), [sum(r[2:15]) for r in rcs])
+        u = _lead(seat, list(us), [sum(r[2:15]) for r in rcs], rule)
         return u, u.pattern, False
     fits = [u for u in us if u.pattern.beats(top)]
     if fits:
@@ -342,7 +360,7 @@ def rollout(
             play = forced if isinstance(forced, Pattern) else None
             forced = False
         else:
-            unit, play, replan = policy_choice(seat, us, rcs, top)
+            unit, play, replan = policy_choice(seat, us, rcs, top, MY_LEAD if seat == me else OTHERS_LEAD)
             if unit is not None:
                 us.remove(unit)
         if play is None:

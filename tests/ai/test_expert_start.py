@@ -65,6 +65,29 @@ def test_the_expert_starts_from_the_tuned_configuration() -> None:
     assert gd_basic.EXPERT_CONFIG.follow_threshold < gd_basic.GdConfig().follow_threshold
 
 
+def test_run_fast_rollouts_lead_for_the_searcher_as_its_default_move_does() -> None:
+    """The searcher's rollout lead rule is the tuned configuration's lead knobs, the other
+    seats' rule ``basic``'s defaults: with a low single and a pair of queens left (worth
+    0.6), the searcher's rule leads the pair first (it holds from 0.3), the others' rule
+    the single (it needs 0.8), as the two ``basic`` configurations do."""
+    from cardavia.cards import parse_cards
+    from cardavia.rules.runfast.moves import counts, rank_counts
+
+    assert rf_search.lead_rule(rf_basic.EXPERT_CONFIG) == rf_search.MY_LEAD
+    assert rf_search.lead_rule(rf_basic.RfConfig()) == rf_search.OTHERS_LEAD
+    rc = rank_counts(counts(parse_cards("3s Qd Qc")))
+    units = rf_search.units_of(rc)
+    rcs = [list(rc), [0] * len(rc), [0] * len(rc)]
+    rcs[1][9], rcs[2][10] = 4, 4  # the others hold more cards than the searcher
+    mine = rf_search.policy_choice(0, units, rcs, None, rf_search.MY_LEAD)[1]
+    theirs = rf_search.policy_choice(0, units, rcs, None, rf_search.OTHERS_LEAD)[1]
+    assert mine is not None and mine.describe() == "pair Q"
+    assert theirs is not None and theirs.describe() == "single 3"
+    for cfg, play in ((rf_basic.EXPERT_CONFIG, mine), (rf_basic.RfConfig(), theirs)):
+        view = rf_basic.RfView(0, counts(parse_cards("3s Qd Qc")), [3, 4, 4], None, None, False)
+        assert rf_basic.choose(view, cfg, random.Random(0))[0] == play
+
+
 @pytest.mark.parametrize("game", ["guandan", "runfast"])
 def test_the_tuned_configuration_beats_basic(game: str) -> None:
     """Over fixed duplicate boards the tuned policy beats ``basic`` with the whole 95 %

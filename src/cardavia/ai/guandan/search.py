@@ -127,6 +127,7 @@ def sample_hands(
     leads: dict[int, tuple[Lead, list[int]]] | None = None,
     turns: dict[int, list[tuple[Action, list[int]]]] | None = None,
     lean: dict[int, list[float]] | None = None,
+    loose: dict[int, list[Combo]] | None = None,
 ) -> dict[int, list[int]]:
     """Count arrays for the other seats, consistent with counts and known cards, short
     hands shaped like real ones (:func:`cardavia.ai.guandan.shape.deal_shaped`; ``shape``
@@ -144,20 +145,28 @@ def sample_hands(
     :data:`PLAY_EVIDENCE` (:func:`_turns_kept`). ``plans`` (optional) receives the planned plays of
     the shaped hands of the sample returned (:func:`cardavia.ai.guandan.shape.deal_shaped`).
     ``lean`` (seat → weight per code, :func:`cardavia.ai.guandan.locate.weights_by_code`)
-    draws the hands by the learned card-location model.
+    draws the hands by the learned card-location model. ``loose`` (seat → the plays it passed
+    on out of danger, :func:`split_passes`): each one the hand's plan could have answered
+    cheaply (:func:`unit_replies`) keeps the deal with probability
+    :data:`LOOSE_PASS_EVIDENCE`; ``passed_on`` then holds only the passes made in danger.
     """
     best: dict[int, list[int]] | None = None
     best_plans: dict[int, list[Unit]] = {}
     best_weight = -1.0
-    for _ in range(SAMPLE_TRIES if passed_on or leads or turns else 1):
+    for _ in range(SAMPLE_TRIES if passed_on or leads or turns or loose else 1):
         tried: dict[int, list[Unit]] = {}
         hands = deal_shaped(me, sizes, unseen, known, rng, level, shape, tried, lean)
-        if not passed_on and not leads and not turns:
+        if not passed_on and not leads and not turns and not loose:
             best, best_plans = hands, tried
             break
         bad = sum(_plain_replies(hands[s], level, passed_on.get(s, ())) for s in hands) if passed_on else 0
         missed = sum(_other_lead(hands[s], level, *leads[s]) for s in leads if s in hands) if leads else 0
         weight = PASS_EVIDENCE**bad * LEAD_EVIDENCE**missed
+        if loose:
+            weight *= LOOSE_PASS_EVIDENCE ** sum(
+                unit_replies(plan_units(hands[s], level, tried, s), level, tops)
+                for s, tops in loose.items() if s in hands
+            )
         if weight >= 1.0 or rng.random() < weight:
             read = _turns_kept(hands, turns, level, rng) if turns else -1
             if read < 0:
@@ -253,6 +262,40 @@ def _plain_replies(cnt: Sequence[int], level: int, tops: Sequence[Combo]) -> int
                 found += 1
                 break
     return found
+
+
+#: How much less likely a pass on an opponent's single/pair/triple made out of danger (no
+#: opponent of the passer close to going out, by ``basic``'s danger rule) is when the passer's
+#: plan holds a unit that beats it cheaply (``basic`` would have played it); 1.0 = every pass
+#: is read as :data:`PASS_EVIDENCE` on any plain group instead
+LOOSE_PASS_EVIDENCE = 1.0
+
+
+def plan_units(cnt: Sequence[int], level: int, plans: dict[int, list[Unit]], seat: int) -> list[Unit]:
+    """The planned plays of a sampled hand (planned once: kept in ``plans`` for the rollouts)."""
+    found = plans.get(seat)
+    if found is None:
+        rc, w = rank_counts(cnt, level)
+        found = plans[seat] = list(best_plan(rc, w, level).units)
+    return found
+
+
+def unit_replies(units: Sequence[Unit], level: int, tops: Sequence[Combo]) -> int:
+    """How many of ``tops`` a planned play of the same kind beats at a cost ``basic`` accepts
+    out of danger (a unit's value plus 0.02 a power step ≤ 1 + 0.35: basic's reply rule)."""
+    found = 0
+    for top in tops:
+        for u in units:
+            if u.is_bomb or u.size != top.size:
+                continue
+            p = u.pattern(level)
+            if p.type is top.type and p.power > top.power and u.value + 0.02 * p.power <= _BASIC_REPLY:
+                found += 1
+                break
+    return found
+
+
+_BASIC_REPLY = 1.0 - basic.GdConfig().follow_threshold
 
 
 def _next_active(sizes: Sequence[int], seat: int) -> int:
@@ -469,6 +512,33 @@ def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
     return passes
 
 
+def split_passes(obs: Observation) -> tuple[dict[int, list[Combo]], dict[int, list[Combo]]]:
+    """:func:`_soft_passes` split by ``basic``'s danger rule at the time of each pass:
+    ``(danger, loose)``. In danger (the play's seat on ≤ 6 cards, or any opponent of the
+    passer on ≤ 4) ``basic`` answers with any plain group; out of danger ("loose") only with
+    a cheap planned play (``bench/ai_pass_reading.py`` measures both readings)."""
+    cfg = basic.GdConfig()
+    sizes = list(obs.hand_sizes)
+    for seat, combo in obs.history:
+        if combo is not None:
+            sizes[seat] += combo.size
+    danger: dict[int, list[Combo]] = {}
+    loose: dict[int, list[Combo]] = {}
+    top: Combo | None = None
+    top_seat = -1
+    for seat, combo in obs.history:
+        if combo is not None:
+            top, top_seat = combo, seat
+            sizes[seat] -= combo.size
+            continue
+        if top is None or top.tier or top.type not in _SOFT_TYPES or not (seat - top_seat) % 2 or seat == obs.seat:
+            continue
+        opp = [sizes[o] for o in ((seat + 1) % 4, (seat + 3) % 4) if sizes[o] > 0]
+        close = sizes[top_seat] <= cfg.danger_cards or (bool(opp) and min(opp) <= cfg.danger_any)
+        (danger if close else loose).setdefault(seat, []).append(top)
+    return danger, loose
+
+
 # ---- the expert's move
 
 
@@ -579,12 +649,13 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     endgame_size = sum(sizes)  # cards left in play (exact solve below ENDGAME_CARDS)
     stakes = outcome_values(obs.team_levels, level)  # the match's terms (G-1.4, G-1.6)
     lean = _lean(obs, level)
+    passed, loose = split_passes(obs) if LOOSE_PASS_EVIDENCE < 1.0 else (tracked.no_reply, {})
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
         hands = sample_hands(
-            me, sizes, tracked.unseen, tracked.known, search.rng, tracked.no_reply, level, 1.0,
-            plans, led, turns, lean,
+            me, sizes, tracked.unseen, tracked.known, search.rng, passed, level, 1.0,
+            plans, led, turns, lean, loose,
         )
         others = {
             s: sim_units_of(plans[s], level) if s in plans else units_of(h, level)
@@ -621,11 +692,14 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
 __all__ = [
     "SimUnit",
     "decide",
+    "plan_units",
     "rollout",
     "sample_hands",
     "sim_units",
+    "split_passes",
     "track",
     "unbeatable",
+    "unit_replies",
     "units_after",
     "units_of",
 ]

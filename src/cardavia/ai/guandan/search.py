@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
@@ -496,19 +496,8 @@ def _soft_passes(obs: Observation) -> dict[int, list[Combo]]:
     only shrinks, so "no plain reply then" also holds for the hand now.
     """
     passes: dict[int, list[Combo]] = {}
-    top: Combo | None = None
-    top_seat = -1
-    for seat, combo in obs.history:
-        if combo is not None:
-            top, top_seat = combo, seat
-        elif (
-            top is not None
-            and not top.tier
-            and top.type in _SOFT_TYPES
-            and (seat - top_seat) % 2  # an opponent's play, not the partner's
-            and seat != obs.seat
-        ):
-            passes.setdefault(seat, []).append(top)
+    for seat, top, _ in _opponent_passes(obs):
+        passes.setdefault(seat, []).append(top)
     return passes
 
 
@@ -517,13 +506,23 @@ def split_passes(obs: Observation) -> tuple[dict[int, list[Combo]], dict[int, li
     ``(danger, loose)``. In danger (the play's seat on ≤ 6 cards, or any opponent of the
     passer on ≤ 4) ``basic`` answers with any plain group; out of danger ("loose") only with
     a cheap planned play (``bench/ai_pass_reading.py`` measures both readings)."""
-    cfg = basic.GdConfig()
-    sizes = list(obs.hand_sizes)
+    danger: dict[int, list[Combo]] = {}
+    loose: dict[int, list[Combo]] = {}
+    for seat, top, close in _opponent_passes(obs):
+        (danger if close else loose).setdefault(seat, []).append(top)
+    return danger, loose
+
+
+_DANGER = basic.GdConfig()  # basic's danger rule (the opponents' defaults)
+
+
+def _opponent_passes(obs: Observation) -> Iterator[tuple[int, Combo, bool]]:
+    """(the passer, the play it passed on, whether ``basic``'s danger rule held then) for
+    each other seat's pass on an opponent's non-bomb single, pair or triple, in order."""
+    sizes = list(obs.hand_sizes)  # rebuilt to the deal's start, then replayed
     for seat, combo in obs.history:
         if combo is not None:
             sizes[seat] += combo.size
-    danger: dict[int, list[Combo]] = {}
-    loose: dict[int, list[Combo]] = {}
     top: Combo | None = None
     top_seat = -1
     for seat, combo in obs.history:
@@ -532,11 +531,10 @@ def split_passes(obs: Observation) -> tuple[dict[int, list[Combo]], dict[int, li
             sizes[seat] -= combo.size
             continue
         if top is None or top.tier or top.type not in _SOFT_TYPES or not (seat - top_seat) % 2 or seat == obs.seat:
-            continue
+            continue  # only an opponent's plain group (partners pass on purpose)
         opp = [sizes[o] for o in ((seat + 1) % 4, (seat + 3) % 4) if sizes[o] > 0]
-        close = sizes[top_seat] <= cfg.danger_cards or (bool(opp) and min(opp) <= cfg.danger_any)
-        (danger if close else loose).setdefault(seat, []).append(top)
-    return danger, loose
+        close = sizes[top_seat] <= _DANGER.danger_cards or (bool(opp) and min(opp) <= _DANGER.danger_any)
+        yield seat, top, close
 
 
 # ---- the expert's move

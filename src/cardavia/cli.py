@@ -232,6 +232,12 @@ def tournament_main(argv: Sequence[str]) -> int:
     return int(run(list(argv)))
 
 
+def native_main(argv: Sequence[str]) -> int:
+    from cardavia.ai.native import main as native
+
+    return native(list(argv))
+
+
 COMMANDS = {
     "rules": rules_main,
     "selfplay": selfplay_main,
@@ -240,6 +246,7 @@ COMMANDS = {
     "db": db_main,
     "bench": bench_main,
     "tournament": tournament_main,
+    "native": native_main,
 }
 
 USAGE = """usage: cardavia COMMAND …
@@ -252,6 +259,7 @@ commands:
   replay      re-check a game record against the rules
   tournament  duplicate-deal tournaments between agents
   bench       engine speed figures
+  native      the AI's compiled modules: native (in use?), native build (compile them)
 """
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cardavia.ai.native  # noqa: F401  (first: it puts the compiled modules in use)
 from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.expert import ExpertAgent

@@ -15,7 +15,7 @@ import argparse
 import os
 import time
 
-from cardavia.ai import make_agent
+from cardavia.ai import make_agent, native
 from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.runner import play_out
 from cardavia.observation import Observation
@@ -79,6 +79,7 @@ def main() -> None:
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     games = list(GAME_NAMES) if args.game == "both" else [args.game]
+    print(f"AI modules: {native.status().reason} (cardavia.ai.native)")
     print(
         f"{'agent':<14}{'game':<9}{'moves':>7}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}"
         f"{'max CPU ms':>12}"

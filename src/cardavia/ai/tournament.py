@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from cardavia.ai import AGENTS, make_agent
+from cardavia.ai import AGENTS, make_agent, native
 from cardavia.ai.base import Agent
 from cardavia.ai.difficulty import DIFFICULTIES, agent_for
 from cardavia.ai.expert import ExpertAgent
@@ -114,6 +114,7 @@ def run(
     summary: dict[str, Any] = {
         "game": game, "agents": list(names), "deals": deals, "seed": seed,
         "think_ms": think_ms, "workers": workers, "seconds": round(time.perf_counter() - t0, 1),
+        "ai_modules": native.status().reason,  # compiled or plain Python (cardavia.ai.native)
     }
     summary.update(fmt.summarize(results, names, slots))
     return summary
@@ -124,7 +125,8 @@ def format_table(summary: dict[str, Any]) -> str:
     head = (
         f"{summary['game']} tournament: {' vs '.join(summary['agents'])}, {summary['deals']}"
         f" duplicate deals ({summary['games']} games), seed {summary['seed']},"
-        f" think {summary['think_ms'] or 'default'} ms, {summary['seconds']} s"
+        f" think {summary['think_ms'] or 'default'} ms, {summary['seconds']} s,"
+        f" AI modules {summary.get('ai_modules', 'pure')}"
     )
     return "\n".join([head, *game_ai(summary["game"]).tournament.lines(summary)])
 

@@ -114,7 +114,12 @@ def sequence_value(ctype: ComboType, top: int) -> float:
     return (top - 7) / 5.0
 
 
-Choice = tuple[ComboType, int, int, int] | None  # (type, top, length, copies) or "no more"
+#: (top, length, copies) or "no more"; the copies tell the type (:data:`_SEQ_TYPE`). Ints
+#: only: the memo's values are then tuples of untracked objects, which the garbage collector
+#: stops walking (with the type's enum member in them, 100 000 entries cost every full
+#: collection tens of milliseconds inside the search).
+Choice = tuple[int, int, int] | None
+_SEQ_TYPE: dict[int, ComboType] = {copies: ctype for ctype, _, copies in _SEQS}
 
 _MEMO: dict[tuple[int, int, int, tuple[int, ...]], tuple[float, Choice]] = {}
 _LEAF: dict[tuple[int, int, tuple[int, ...]], float] = {}
@@ -140,7 +145,8 @@ def best_plan(rc: list[int], w: int, level: int) -> Plan:
         if choice is None:
             s += 1
             continue
-        ctype, top, length, copies = choice
+        top, length, copies = choice
+        ctype = _SEQ_TYPE[copies]
         window = natural_window(top, length)
         deficit = 0
         for r in window:
@@ -206,7 +212,7 @@ def _search(rc: list[int], w: int, start: int, level: int) -> float:
         score = rest + sequence_value(ctype, top) - 0.15 * deficit - UNIT_COST
         if score > best:
             best = score
-            choice = (ctype, top, length, copies)
+            choice = (top, length, copies)
     _MEMO[key] = (best, choice)
     return best
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -104,3 +105,16 @@ def test_missing_or_foreign_builds_mean_plain_python(tmp_path: Path) -> None:
     (built / native.MANIFEST).write_text("{not json", encoding="utf-8")
     assert native.check(built, root)[1].startswith("not used: unreadable manifest")
     assert native.check(tmp_path / "nowhere", root)[1].startswith("not used: nothing built")
+
+
+def test_doctests_of_compiled_modules_in_plain_python() -> None:
+    """The compiled modules' doctests (which pytest cannot collect from a compiled module, see
+    conftest.py) all run, and pass, in plain Python."""
+    files = [native.source_of(m) for m in native.MODULES]
+    expected = sum(">>> " in f.read_text(encoding="utf-8") for f in files)
+    env = {**os.environ, "CARDAVIA_PURE": "1"}
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *map(str, files)]
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed is not None and expected >= 10 and int(passed.group(1)) >= expected, done.stdout[-1000:]

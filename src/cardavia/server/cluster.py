@@ -188,7 +188,7 @@ class Cluster:
             with contextlib.suppress(RedisError, OSError):
                 await self.release(table_id)
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # untyped before redis 8
         with contextlib.suppress(RedisError, OSError):
             await self.redis.aclose()
 

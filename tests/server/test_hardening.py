@@ -173,7 +173,9 @@ def test_h1_a_restart_stream_does_not_stall_another_tables_ai(tmp_path: Path) ->
     assert replies.get("rate_limited", 0) > 0, replies
     assert "server_error" not in replies
     assert len(during) >= 5, "the victim's AI stopped moving"
-    assert max(during) <= 2 * pacing, (max(during), during)
+    # a stall is whole seconds; on two busy cores (the attacker, the server, the victim) a
+    # scheduling hiccup of a fraction of a pacing slot is not one (seen: 0.6004 s)
+    assert max(during) <= 2.5 * pacing, (max(during), during)
     restarts = sum(1 for e in stored if e["event"] == "restarted")
     assert restarts <= 10, restarts  # a burst of 5, then one every 2 s
 

@@ -361,6 +361,9 @@ ROLLOUT_FOLLOW_VALUE = 1.0
 #: the same for the searcher's own team (its later plays: the tuned default move follows
 #: more readily than the opponents' ``basic``)
 TEAM_FOLLOW_VALUE = ROLLOUT_FOLLOW_VALUE
+#: rollouts bomb an opponent's play when the hand holds at most this many units, the bomb
+#: included (the lead the bomb wins brings the rest home)
+BOMB_HOME = 2
 
 
 def _follow(
@@ -384,7 +387,7 @@ def _follow(
     if bombs:
         o1, o2 = sizes[(seat + 1) % 4], sizes[(seat + 3) % 4]
         opp_min = min(x for x in (o1, o2, 99) if x > 0)
-        if short or len(us) <= 2 or (opp_min <= 3 and top.size >= 2):
+        if short or len(us) <= BOMB_HOME or (opp_min <= 3 and top.size >= 2):
             return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
     if short:
         return _split_reply(us, top)

@@ -44,7 +44,7 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic
 from .basic import level_of
-from .endgame import ENDGAME_CARDS, solve_each
+from .endgame import ENDGAME_CARDS, NODE_BUDGET, solve_each
 from .leads import Action, Lead, last_leads, recent_actions
 from .locate import weights_by_code
 from .plan import Plan, Unit, best_plan, remove_pattern
@@ -356,11 +356,19 @@ def _split_reply(us: list[SimUnit], top: Pattern | Combo) -> SimUnit | None:
     return SimUnit(Pattern(top.type, p.rank, n, 0, p.power, ((p.rank, n),), -1, 0), 0.0, False)
 
 
+#: how strongly the sampled hands are shaped (× the calibrated overdraw, :mod:`.shape`)
+SHAPE_STRENGTH = 1.0
+#: nodes one exact endgame solve may visit (then the candidate is rolled out)
+ENDGAME_BUDGET = NODE_BUDGET
+
 #: rollouts follow an opponent with the cheapest plain reply worth at most this (plan units)
 ROLLOUT_FOLLOW_VALUE = 1.0
 #: the same for the searcher's own team (its later plays: the tuned default move follows
 #: more readily than the opponents' ``basic``)
 TEAM_FOLLOW_VALUE = ROLLOUT_FOLLOW_VALUE
+#: rollouts break a pair or triple to answer an opponent's single or pair when that opponent
+#: holds at most this many cards
+SPLIT_BELOW = 6
 #: rollouts bomb an opponent's play when the hand holds at most this many units, the bomb
 #: included (the lead the bomb wins brings the rest home)
 BOMB_HOME = 2
@@ -374,8 +382,9 @@ def _follow(
         return us[0] if len(us) == 1 and _beats(us[0].pattern, top) else None
     fits = [u for u in us if _beats(u.pattern, top)]
     short = sizes[top_seat] <= 6
+    split = sizes[top_seat] <= SPLIT_BELOW
     if not fits:
-        return _split_reply(us, top) if short else None
+        return _split_reply(us, top) if split else None
     if len(us) == 1:
         return fits[0]
     plain = [u for u in fits if not u.is_bomb]
@@ -389,7 +398,7 @@ def _follow(
         opp_min = min(x for x in (o1, o2, 99) if x > 0)
         if short or len(us) <= BOMB_HOME or (opp_min <= 3 and top.size >= 2):
             return min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))
-    if short:
+    if split:
         return _split_reply(us, top)
     return None
 
@@ -655,7 +664,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
         hands = sample_hands(
-            me, sizes, tracked.unseen, tracked.known, search.rng, passed, level, 1.0,
+            me, sizes, tracked.unseen, tracked.known, search.rng, passed, level, SHAPE_STRENGTH,
             plans, led, turns, lean, loose,
         )
         others = {
@@ -667,8 +676,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             full = [cnt if s == me else hands[s] for s in range(4)]
             exact = solve_each(
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
-                places=obs.places, me=me, firsts=candidates, deadline=search.stop_at,
-                values=stakes,
+                places=obs.places, me=me, firsts=candidates, budget=ENDGAME_BUDGET,
+                deadline=search.stop_at, values=stakes,
             )
         values: list[float] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):

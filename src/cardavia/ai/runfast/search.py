@@ -331,7 +331,7 @@ def policy_choice(
 def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None) -> Pattern | None:
     """The rollout policy's play (None = pass) for ``seat``, planning its hand afresh (as
     ``basic`` does every turn): the other seats of the exact endgame in policy mode."""
-    return policy_choice(seat, units_of(list(rcs[seat])), rcs, top)[1]
+    return policy_choice(seat, units_of(list(rcs[seat])), rcs, top, OTHERS_LEAD)[1]
 
 
 def rollout(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import pytest
+
 from cardavia.ai import make_agent
 from cardavia.ai.guandan import search as gd_search
 from cardavia.ai.guandan.plan import best_plan
@@ -191,3 +193,27 @@ def test_sampled_plans_are_the_plans_of_the_sampled_hands() -> None:
             assert sum(u.wilds for u in units) == w  # type: ignore[attr-defined]
             assert all(got[r] >= rc[r] for r in range(17)), (s, units, sample[s])
             assert sum(got) == sum(sample[s]) == obs.hand_sizes[s]
+
+
+def test_guandan_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with all the time in the world a Guandan decision still uses at most SAMPLE_CAP
+    # sampled deals (more let the rollouts' bias through the gate: docs/ai.md, twelfth round)
+    from cardavia.ai.expert import ExpertAgent
+    from cardavia.rules.guandan.deal import GuandanDeal
+
+    hands = [
+        parse_cards("3s 4d 4c 6s 6d 6c 8c 9c 9d Jd Qs Ks"),
+        parse_cards("Ah Ad 7h 8h"),
+        parse_cards("5s 5d 7s 7d 8s 8d Ts Td"),
+        parse_cards("2s 3c 5c 6h 7c 9s Tc Jc Qc Kc"),
+    ]
+    deal = GuandanDeal.start(hands, 2, leader=0)
+    expert = ExpertAgent(3, budget_ms=1e6, hard_cap_ms=1e6)
+    expert.act(deal.observation(0))
+    assert expert.last_samples == gd_search.SAMPLE_CAP
+    monkeypatch.setattr(gd_search, "SAMPLE_CAP", 7)
+    expert.act(deal.observation(0))
+    assert expert.last_samples == 7
+    capped = ExpertAgent(3, budget_ms=1e6, hard_cap_ms=1e6, max_samples=5)
+    capped.act(deal.observation(0))
+    assert capped.last_samples == 5  # the smaller of the agent's and the game's limits

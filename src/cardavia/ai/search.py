@@ -81,18 +81,25 @@ class Search:
         t0: float,
         why: Reason,
         significance: float = SIGNIFICANCE,
+        most: int | None = None,
     ) -> tuple[Pattern | None, Reason]:
         """Sample until the budget (from ``t0``) is spent; the chosen move and its reason.
 
         ``one_sample()`` returns one value per candidate on one sampled deal; ``why`` is
         the reason of ``default``, the basic move (one of the candidates); an alternative
         must beat it by :data:`DEFAULT_PRIOR` plus ``significance`` standard errors.
+        ``most`` is the game's own limit on sampled deals (besides ``max_samples``): the
+        rollouts' values are biased, and with many samples the gate passes overrides that
+        follow the bias.
         """
         rows: list[list[float]] = []
         deadline = t0 + self.budget
         cap = t0 + self.hard_cap
         longest = 0.0  # the slowest sample so far: never start one that would pass the cap
-        limit = self.max_samples if self.max_samples is not None else 1 << 62
+        limit = min(
+            self.max_samples if self.max_samples is not None else 1 << 62,
+            most if most is not None else 1 << 62,
+        )
         now = time.perf_counter()
         self.stop_at = cap - CAP_MARGIN
         try:

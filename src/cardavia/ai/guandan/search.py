@@ -372,6 +372,10 @@ SPLIT_BELOW = 6
 #: rollouts bomb an opponent's play when the hand holds at most this many units, the bomb
 #: included (the lead the bomb wins brings the rest home)
 BOMB_HOME = 2
+#: sampled deals a decision uses at most, whatever its budget: beyond this the gate lets
+#: through overrides that follow the rollouts' bias (issue 15, twelfth round: against
+#: ``basic`` 67.6 % at 30 fixed samples, 71.5 % at 60, 67.5 % at 150 ms ≈ 225 samples)
+SAMPLE_CAP = 60
 
 
 def _follow(
@@ -696,7 +700,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         return values
 
     gate = LEAD_SIGNIFICANCE if obs.top is None else SIGNIFICANCE
-    return search.run(candidates, default, one_sample, t0, reason, gate)
+    return search.run(candidates, default, one_sample, t0, reason, gate, SAMPLE_CAP)
 
 
 __all__ = [

@@ -14,6 +14,7 @@ from cardavia.ai.guandan.plan import best_plan
 from cardavia.ai.guandan.shape import deal_shaped
 from cardavia.ai.runner import guandan_deal, take_turn
 from cardavia.cards import counts, parse_cards
+from cardavia.rules.guandan.deal import GuandanDeal
 from cardavia.rules.guandan.moves import patterns, rank_counts
 
 
@@ -85,17 +86,21 @@ def test_shaped_deal_keeps_counts_known_cards_and_the_unseen_multiset() -> None:
         assert total == unseen
 
 
-def test_no_small_single_or_pair_led_into_a_two_card_opponent() -> None:
-    from cardavia.ai.expert import ExpertAgent
-    from cardavia.rules.guandan.deal import GuandanDeal
-
+def _lead_into_a_short_opponent(opponent: str) -> GuandanDeal:
+    """Seat 0 to lead; seat 1 (an opponent) holds ``opponent``."""
     hands = [
         parse_cards("3s 4d 4c 6s 6d 6c 8c 9c 9d Jd Qs Ks"),
-        parse_cards("Ah Ad"),
+        parse_cards(opponent),
         parse_cards("5s 5d 7s 7d 8s 8d Ts Td"),
         parse_cards("2s 3c 5c 6h 7c 9s Tc Jc Qc Kc"),
     ]
-    deal = GuandanDeal.start(hands, 2, leader=0)
+    return GuandanDeal.start(hands, 2, leader=0)
+
+
+def test_no_small_single_or_pair_led_into_a_two_card_opponent() -> None:
+    from cardavia.ai.expert import ExpertAgent
+
+    deal = _lead_into_a_short_opponent("Ah Ad")
     for seed in range(6):
         d = ExpertAgent(seed, budget_ms=1e6, hard_cap_ms=1e6, max_samples=24).act(deal.observation(0))
         assert d.combo is not None and d.combo.size > 2, d.reason
@@ -199,15 +204,8 @@ def test_guandan_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch)
     # with all the time in the world a Guandan decision still uses at most SAMPLE_CAP
     # sampled deals (more let the rollouts' bias through the gate: docs/ai.md, twelfth round)
     from cardavia.ai.expert import ExpertAgent
-    from cardavia.rules.guandan.deal import GuandanDeal
 
-    hands = [
-        parse_cards("3s 4d 4c 6s 6d 6c 8c 9c 9d Jd Qs Ks"),
-        parse_cards("Ah Ad 7h 8h"),
-        parse_cards("5s 5d 7s 7d 8s 8d Ts Td"),
-        parse_cards("2s 3c 5c 6h 7c 9s Tc Jc Qc Kc"),
-    ]
-    deal = GuandanDeal.start(hands, 2, leader=0)
+    deal = _lead_into_a_short_opponent("Ah Ad 7h 8h")  # four cards: the lead is searched
     expert = ExpertAgent(3, budget_ms=1e6, hard_cap_ms=1e6)
     expert.act(deal.observation(0))
     assert expert.last_samples == gd_search.SAMPLE_CAP

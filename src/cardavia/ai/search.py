@@ -96,10 +96,7 @@ class Search:
         deadline = t0 + self.budget
         cap = t0 + self.hard_cap
         longest = 0.0  # the slowest sample so far: never start one that would pass the cap
-        limit = min(
-            self.max_samples if self.max_samples is not None else 1 << 62,
-            most if most is not None else 1 << 62,
-        )
+        limit = min((k for k in (self.max_samples, most) if k is not None), default=1 << 62)
         now = time.perf_counter()
         self.stop_at = cap - CAP_MARGIN
         try:

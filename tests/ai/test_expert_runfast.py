@@ -150,3 +150,20 @@ def test_endgame_solver_gives_up_beyond_its_budget() -> None:
         standing=None, me=0, firsts=[SINGLE[3], SINGLE[4]], budget=50,
     )
     assert got == [None, None]
+
+
+def test_runfast_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with all the time in the world a Run Fast decision uses at most SAMPLE_CAP sampled
+    # deals (beyond it the search plays no better: docs/ai.md, thirteenth round)
+    from cardavia.ai.expert import ExpertAgent
+    from cardavia.ai.runner import play_out, runfast_deal
+
+    def most_samples() -> int:
+        agents = [ExpertAgent(s, budget_ms=1e6, hard_cap_ms=1e6) for s in range(3)]
+        searched: list[int] = []
+        play_out(runfast_deal(5), agents, lambda seat, obs, d, sec: searched.append(agents[seat].last_samples))
+        return max(searched)
+
+    assert most_samples() == rs.SAMPLE_CAP
+    monkeypatch.setattr(rs, "SAMPLE_CAP", 7)
+    assert most_samples() == 7

@@ -88,9 +88,8 @@ class Search:
         ``one_sample()`` returns one value per candidate on one sampled deal; ``why`` is
         the reason of ``default``, the basic move (one of the candidates); an alternative
         must beat it by :data:`DEFAULT_PRIOR` plus ``significance`` standard errors.
-        ``most`` is the game's own limit on sampled deals (besides ``max_samples``): the
-        rollouts' values are biased, and with many samples the gate passes overrides that
-        follow the bias.
+        ``most`` is the game's own limit on sampled deals (besides ``max_samples``; each
+        game's ``SAMPLE_CAP`` says why it has the value it has).
         """
         rows: list[list[float]] = []
         deadline = t0 + self.budget

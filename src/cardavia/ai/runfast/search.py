@@ -447,7 +447,7 @@ START = basic.EXPERT_CONFIG
 #: sampled deals a decision uses at most, whatever its budget (issue 15, thirteenth round:
 #: against two ``basic`` at 150 ms, 40 samples +3.52 / +3.79 a deal on two board sets, the
 #: uncapped clock's median 162 samples +3.50 / +3.52; 20 samples +3.20): the same play for
-#: about a quarter of the CPU
+#: about 30 % of the CPU
 SAMPLE_CAP = 40
 
 

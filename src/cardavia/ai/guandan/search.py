@@ -376,6 +376,11 @@ BOMB_HOME = 2
 #: through overrides that follow the rollouts' bias (issue 15, twelfth round: against
 #: ``basic`` 67.6 % at 30 fixed samples, 71.5 % at 60, 67.5 % at 150 ms ≈ 225 samples)
 SAMPLE_CAP = 60
+#: the chance that an opponent's turn in a rollout is a random plain choice instead of the
+#: policy's (leads: any plain unit; follows: the pass or any plain unit that beats the
+#: play); 0 = the policy alone. Deterministic rollouts trust one model of the opponents'
+#: play; a little noise values moves over the lines that model does not predict.
+ROLLOUT_NOISE = 0.0
 
 
 def _follow(
@@ -407,6 +412,25 @@ def _follow(
     return None
 
 
+def _noisy(
+    us: list[SimUnit], top: Pattern | Combo | None, top_seat: int | None, seat: int, rng: random.Random
+) -> SimUnit | None:
+    """A random plain turn (:data:`ROLLOUT_NOISE`): any plain unit to lead; to follow, the
+    pass or any plain unit that beats ``top`` (a last unit that beats it always goes out;
+    over the partner, the pass)."""
+    plain = [u for u in us if not u.is_bomb]
+    if top is None:
+        pool = plain or us
+        return pool[rng.randrange(len(pool))]
+    if len(us) == 1 and _beats(us[0].pattern, top):
+        return us[0]
+    if top_seat == (seat + 2) % 4:
+        return None
+    fits = [u for u in plain if _beats(u.pattern, top)]
+    k = rng.randrange(len(fits) + 1)
+    return fits[k - 1] if k else None
+
+
 def rollout(
     units: list[list[SimUnit]],
     sizes: list[int],
@@ -419,12 +443,14 @@ def rollout(
     first: SimUnit | bool | None,
     deadline: float = math.inf,
     values: Values = PLAIN,
+    noise: random.Random | None = None,
 ) -> float:
     """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
 
     ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team
     (``values``: what each finish is worth in the match, :mod:`cardavia.ai.guandan.value`).
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
+    ``noise`` (with :data:`ROLLOUT_NOISE` > 0) draws the opponents' random turns.
     """
     steps = 0
     forced: SimUnit | bool | None = first
@@ -439,6 +465,8 @@ def rollout(
         if was_forced:
             play = forced if isinstance(forced, SimUnit) else None
             forced = False
+        elif noise is not None and (seat - me) % 2 and us and noise.random() < ROLLOUT_NOISE:
+            play = _noisy(us, top, top_seat, seat, noise)
         elif top is None:
             play = _lead(seat, us, sizes) if us else None
         else:
@@ -684,6 +712,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 deadline=search.stop_at, values=stakes,
             )
         values: list[float] = []
+        noise_seed = search.rng.getrandbits(32) if ROLLOUT_NOISE > 0 else -1
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
             if v is not None:
                 values.append(v)
@@ -695,6 +724,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 rollout(
                     units, list(sizes), me, obs.top, obs.top_seat, passes,
                     list(obs.places), me, first, search.stop_at, stakes,
+                    random.Random(noise_seed) if noise_seed >= 0 else None,
                 )
             )
         return values

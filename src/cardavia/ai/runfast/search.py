@@ -161,13 +161,16 @@ def _lean(obs: Observation) -> tuple[int, list[float]] | None:
 
 
 #: how much less likely a sampled hand is for each of a seat's latest plays that ``basic``,
-#: holding it, would not have made (inference from plays); 1.0 = plays ignored
-PLAY_EVIDENCE = 1.0
+#: holding it, would not have made (inference from plays); 1.0 = plays ignored. On since
+#: issue 15's fifteenth round: with :data:`SAMPLE_CAP` the search has the time the reading
+#: costs (about 3× the CPU a board). Against two ``basic`` at 150 ms, paired on the same
+#: boards: +0.23 ± 0.22 a deal (boards 0–799) and +0.39 ± 0.23 (boards 800–1 599)
+PLAY_EVIDENCE = 0.1
 #: the latest plays read per other seat
-PLAYS_READ = 2
+PLAYS_READ = 4
 #: plays made from more cards than this are not read (long hands say less, and planning
 #: them for every sampled hand costs the search its samples)
-PLAY_MAX_CARDS = 10
+PLAY_MAX_CARDS = 16
 
 
 def _plays_read(obs: Observation) -> dict[int, list[Play]]:

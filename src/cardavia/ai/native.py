@@ -45,6 +45,7 @@ MODULES: tuple[str, ...] = (
     "cardavia.ai.tracking",
     "cardavia.ai.guandan.basic",
     "cardavia.ai.guandan.endgame",
+    "cardavia.ai.guandan.faithful",
     "cardavia.ai.guandan.leads",
     "cardavia.ai.guandan.plan",
     "cardavia.ai.guandan.search",

@@ -29,6 +29,9 @@ from .reasons import Reason, ReasonArg, because, combo_arg
 
 DEFAULT_PRIOR = 0.05  # the basic move's head start (in value units): search must beat it
 SIGNIFICANCE = 1.0  # standard errors by which an alternative must beat the basic move
+#: an alternative must also do better than the basic move on at least this share of the
+#: sampled deals where the two differ (0: the mean alone decides)
+MIN_WIN_SHARE = 0.0
 #: a sample still running this close to the hard cap is abandoned (seconds): what is left
 #: of the decision (the gate, the concrete cards) fits in it
 CAP_MARGIN = 0.010
@@ -128,6 +131,11 @@ class Search:
             m = sum(diffs) / n
             sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1))
             margin = m - DEFAULT_PRIOR - significance * sd / math.sqrt(n)
+            if margin > best_margin and MIN_WIN_SHARE > 0:
+                ahead = sum(1 for x in diffs if x > 0)
+                behind = sum(1 for x in diffs if x < 0)
+                if ahead < MIN_WIN_SHARE * (ahead + behind):
+                    continue  # better on average, but by a few samples only
             if margin > best_margin:
                 best, best_margin = i, margin
         move = candidates[best]

@@ -42,7 +42,7 @@ from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
 from cardavia.rules.guandan.moves import patterns, rank_counts
 
-from . import basic
+from . import basic, faithful
 from .basic import level_of
 from .endgame import ENDGAME_CARDS, NODE_BUDGET, solve_each
 from .leads import Action, Lead, last_leads, recent_actions
@@ -201,6 +201,9 @@ PLAY_EVIDENCE = 1.0
 #: the latest turns read per other seat, and the most cards a hand held at a turn read
 PLAYS_READ = 3
 PLAY_MAX_CARDS = 12
+#: whether the partner's turns are read too (the partner is not ``basic``: it plays the
+#: tuned configuration and, as an expert, searches)
+PLAYS_OF_PARTNER = True
 _BASIC = basic.GdConfig()
 
 
@@ -376,11 +379,10 @@ BOMB_HOME = 2
 #: through overrides that follow the rollouts' bias (issue 15, twelfth round: against
 #: ``basic`` 67.6 % at 30 fixed samples, 71.5 % at 60, 67.5 % at 150 ms ≈ 225 samples)
 SAMPLE_CAP = 60
-#: the chance that an opponent's turn in a rollout is a random plain choice instead of the
-#: policy's (leads: any plain unit; follows: the pass or any plain unit that beats the
-#: play); 0 = the policy alone. Deterministic rollouts trust one model of the opponents'
-#: play; a little noise values moves over the lines that model does not predict.
-ROLLOUT_NOISE = 0.0
+#: the first turns of a rollout (the candidate included) are played by ``basic`` itself on
+#: the sampled cards (:mod:`cardavia.ai.guandan.faithful`), the rest by the unit rollouts;
+#: 0 = unit rollouts only
+FAITHFUL_TURNS = 0
 
 
 def _follow(
@@ -412,25 +414,6 @@ def _follow(
     return None
 
 
-def _noisy(
-    us: list[SimUnit], top: Pattern | Combo | None, top_seat: int | None, seat: int, rng: random.Random
-) -> SimUnit | None:
-    """A random plain turn (:data:`ROLLOUT_NOISE`): any plain unit to lead; to follow, the
-    pass or any plain unit that beats ``top`` (a last unit that beats it always goes out;
-    over the partner, the pass)."""
-    plain = [u for u in us if not u.is_bomb]
-    if top is None:
-        pool = plain or us
-        return pool[rng.randrange(len(pool))]
-    if len(us) == 1 and _beats(us[0].pattern, top):
-        return us[0]
-    if top_seat == (seat + 2) % 4:
-        return None
-    fits = [u for u in plain if _beats(u.pattern, top)]
-    k = rng.randrange(len(fits) + 1)
-    return fits[k - 1] if k else None
-
-
 def rollout(
     units: list[list[SimUnit]],
     sizes: list[int],
@@ -443,14 +426,12 @@ def rollout(
     first: SimUnit | bool | None,
     deadline: float = math.inf,
     values: Values = PLAIN,
-    noise: random.Random | None = None,
 ) -> float:
     """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
 
     ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team
     (``values``: what each finish is worth in the match, :mod:`cardavia.ai.guandan.value`).
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
-    ``noise`` (with :data:`ROLLOUT_NOISE` > 0) draws the opponents' random turns.
     """
     steps = 0
     forced: SimUnit | bool | None = first
@@ -465,8 +446,6 @@ def rollout(
         if was_forced:
             play = forced if isinstance(forced, SimUnit) else None
             forced = False
-        elif noise is not None and (seat - me) % 2 and us and noise.random() < ROLLOUT_NOISE:
-            play = _noisy(us, top, top_seat, seat, noise)
         elif top is None:
             play = _lead(seat, us, sizes) if us else None
         else:
@@ -610,6 +589,10 @@ def _best_bomb(moves: Sequence[Pattern], rc: list[int], w: int, level: int) -> P
 
 
 
+#: the search runs only while at most this many cards are in play (108: always); above it
+#: the default move stands (the rollouts are least faithful over a whole deal)
+SEARCH_MAX_CARDS = 108
+
 #: the policy whose move is the search's default (``basic`` tuned, :data:`basic.EXPERT_CONFIG`)
 START = basic.EXPERT_CONFIG
 
@@ -631,6 +614,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         recent_actions(obs.history, obs.hand_sizes, me, PLAYS_READ, PLAY_MAX_CARDS)
         if PLAY_EVIDENCE < 1.0 else {}
     )
+    if not PLAYS_OF_PARTNER:
+        turns = {s: t for s, t in turns.items() if (s - me) % 2}
     rc, w = rank_counts(cnt, level)
     plan = best_plan(rc, w, level)
     # exact endgame: all planned plays but one cannot be beaten by any unseen cards
@@ -678,7 +663,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         add_new(candidates, basic.shortlist(plain, rc, keep=3))
     candidates = [c for i, c in enumerate(candidates) if c not in candidates[:i]]
     candidates = candidates[: search.max_candidates]
-    if len(candidates) == 1:
+    if len(candidates) == 1 or sum(obs.hand_sizes) > SEARCH_MAX_CARDS:
         return default, reason
     mine: list[list[SimUnit]] = []
     for c in candidates:
@@ -704,27 +689,39 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             for s, h in hands.items()
         }
         exact: list[float | None] = [None] * len(candidates)
+        full = [cnt if s == me else hands[s] for s in range(4)]
         if endgame_size <= ENDGAME_CARDS:
-            full = [cnt if s == me else hands[s] for s in range(4)]
             exact = solve_each(
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 places=obs.places, me=me, firsts=candidates, budget=ENDGAME_BUDGET,
                 deadline=search.stop_at, values=stakes,
             )
         values: list[float] = []
-        noise_seed = search.rng.getrandbits(32) if ROLLOUT_NOISE > 0 else -1
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
             if v is not None:
                 values.append(v)
                 continue
             check_clock(search.stop_at)
+            if FAITHFUL_TURNS > 0:
+                got = faithful.play_out(
+                    full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+                    places=obs.places, me=me, first=c, deadline=search.stop_at, values=stakes,
+                    turns=FAITHFUL_TURNS,
+                )
+                if not isinstance(got, faithful.State):
+                    values.append(got)
+                    continue
+                values.append(rollout(
+                    [units_of(h, level) for h in got.hands], got.sizes, got.turn, got.top,
+                    got.top_seat, got.passes, got.places, me, False, search.stop_at, stakes,
+                ))
+                continue
             units = [list(my_units) if s == me else list(others[s]) for s in range(4)]
             first: SimUnit | None = None if c is None else SimUnit(c, 0.0, c.tier > 0)
             values.append(
                 rollout(
                     units, list(sizes), me, obs.top, obs.top_seat, passes,
                     list(obs.places), me, first, search.stop_at, stakes,
-                    random.Random(noise_seed) if noise_seed >= 0 else None,
                 )
             )
         return values

@@ -383,6 +383,9 @@ SAMPLE_CAP = 60
 #: the sampled cards (:mod:`cardavia.ai.guandan.faithful`), the rest by the unit rollouts;
 #: 0 = unit rollouts only
 FAITHFUL_TURNS = 0
+#: with at most this many cards in play, the whole rollout is played by ``basic`` itself
+#: (a short deal plans cheaply); 0 = never
+FAITHFUL_CARDS = 0
 
 
 def _follow(
@@ -677,6 +680,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     stakes = outcome_values(obs.team_levels, level)  # the match's terms (G-1.4, G-1.6)
     lean = _lean(obs, level)
     passed, loose = split_passes(obs) if LOOSE_PASS_EVIDENCE < 1.0 else (tracked.no_reply, {})
+    faithful_turns = FAITHFUL_TURNS if endgame_size > FAITHFUL_CARDS else 1000
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
@@ -702,11 +706,11 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 values.append(v)
                 continue
             check_clock(search.stop_at)
-            if FAITHFUL_TURNS > 0:
+            if faithful_turns > 0:
                 got = faithful.play_out(
                     full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                     places=obs.places, me=me, first=c, deadline=search.stop_at, values=stakes,
-                    turns=FAITHFUL_TURNS,
+                    turns=faithful_turns,
                 )
                 if not isinstance(got, faithful.State):
                     values.append(got)

@@ -43,7 +43,8 @@ NODE_BUDGET = 400
 _Key = tuple[object, ...]
 
 
-def _next_active(sizes: Sequence[int], seat: int) -> int:
+def next_active(sizes: Sequence[int], seat: int) -> int:
+    """The next seat after ``seat`` that still holds cards (``seat`` itself if none)."""
     for step in range(1, 5):
         s = (seat + step) % 4
         if sizes[s] > 0:
@@ -82,9 +83,9 @@ class _Solver:
                     return self.search(hands, top_seat, None, None, 0, places, alpha, beta)
             elif passes >= active:
                 mate = (top_seat + 2) % 4
-                nxt = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+                nxt = mate if sizes[mate] > 0 else next_active(sizes, top_seat)
                 return self.search(hands, nxt, None, None, 0, places, alpha, beta)
-            return self.search(hands, _next_active(sizes, turn), top, top_seat, passes, places, alpha, beta)
+            return self.search(hands, next_active(sizes, turn), top, top_seat, passes, places, alpha, beta)
         combo = concretize(move, hands[turn], self.level)
         hand = list(hands[turn])
         for c in combo.cards:
@@ -100,7 +101,7 @@ class _Solver:
             sizes[turn] = 0
         else:
             sizes[turn] -= move.size
-        return self.search(new_hands, _next_active(sizes, turn), move, turn, 0, new_places, alpha, beta)
+        return self.search(new_hands, next_active(sizes, turn), move, turn, 0, new_places, alpha, beta)
 
     def search(
         self, hands: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None,
@@ -167,4 +168,4 @@ def solve_each(
     return out
 
 
-__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "solve", "solve_each"]
+__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "next_active", "solve", "solve_each"]

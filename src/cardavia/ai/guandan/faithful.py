@@ -27,18 +27,11 @@ from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize
 
 from . import basic
+from .endgame import next_active
 from .value import PLAIN, Values, outcome, value_for
 
 _RNG = random.Random(0)  # the configurations below make no random moves
 _OPPONENTS = basic.GdConfig()
-
-
-def _next_active(sizes: Sequence[int], seat: int) -> int:
-    for step in range(1, 5):
-        s = (seat + step) % 4
-        if sizes[s] > 0:
-            return s
-    return seat
 
 
 @dataclass(slots=True)
@@ -107,10 +100,10 @@ def play_out(
                     continue
             elif passes >= active:
                 mate = (top_seat + 2) % 4
-                turn = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+                turn = mate if sizes[mate] > 0 else next_active(sizes, top_seat)
                 top, top_seat, passes = None, None, 0
                 continue
-            turn = _next_active(sizes, seat)
+            turn = next_active(sizes, seat)
             continue
         pattern = move
         combo = concretize(pattern, work[seat], level)
@@ -124,7 +117,7 @@ def play_out(
             result = outcome(done)
             if result is not None:
                 return value_for(values, result, me)
-        turn = _next_active(sizes, seat)
+        turn = next_active(sizes, seat)
     mine = sizes[me] + sizes[(me + 2) % 4]
     theirs = sizes[(me + 1) % 4] + sizes[(me + 3) % 4]
     return 0.5 if mine < theirs else -0.5

@@ -52,6 +52,20 @@ def next_active(sizes: Sequence[int], seat: int) -> int:
     return seat
 
 
+def after_pass(sizes: Sequence[int], seat: int, top_seat: int, passes: int) -> tuple[int, bool]:
+    """After ``seat`` passes (``passes`` counts this pass): the seat to act next and whether
+    the trick has ended (G-4: every other active seat passed; when the trick's winner has
+    gone out, its partner leads, or the next active seat)."""
+    active = sum(1 for s in sizes if s > 0)
+    if sizes[top_seat] > 0:
+        if passes >= active - 1:
+            return top_seat, True
+    elif passes >= active:
+        mate = (top_seat + 2) % 4
+        return (mate if sizes[mate] > 0 else next_active(sizes, top_seat)), True
+    return next_active(sizes, seat), False
+
+
 class _Solver:
     def __init__(
         self, level: int, me: int, budget: int, deadline: float = math.inf, values: Values = PLAIN
@@ -76,16 +90,10 @@ class _Solver:
         sizes = [sum(h) for h in hands]
         if move is None:
             assert top_seat is not None
-            passes += 1
-            active = sum(1 for s in sizes if s > 0)
-            if sizes[top_seat] > 0:
-                if passes >= active - 1:
-                    return self.search(hands, top_seat, None, None, 0, places, alpha, beta)
-            elif passes >= active:
-                mate = (top_seat + 2) % 4
-                nxt = mate if sizes[mate] > 0 else next_active(sizes, top_seat)
+            nxt, ended = after_pass(sizes, turn, top_seat, passes + 1)
+            if ended:
                 return self.search(hands, nxt, None, None, 0, places, alpha, beta)
-            return self.search(hands, next_active(sizes, turn), top, top_seat, passes, places, alpha, beta)
+            return self.search(hands, nxt, top, top_seat, passes + 1, places, alpha, beta)
         combo = concretize(move, hands[turn], self.level)
         hand = list(hands[turn])
         for c in combo.cards:
@@ -168,4 +176,4 @@ def solve_each(
     return out
 
 
-__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "next_active", "solve", "solve_each"]
+__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "after_pass", "next_active", "solve", "solve_each"]

@@ -27,7 +27,7 @@ from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.guandan.moves import concretize
 
 from . import basic
-from .endgame import next_active
+from .endgame import after_pass, next_active
 from .value import PLAIN, Values, outcome, value_for
 
 _RNG = random.Random(0)  # the configurations below make no random moves
@@ -93,17 +93,9 @@ def play_out(
             if top is None or top_seat is None:
                 break  # a leader must play; cannot happen
             passes += 1
-            active = sum(1 for s in sizes if s > 0)
-            if sizes[top_seat] > 0:
-                if passes >= active - 1:
-                    turn, top, top_seat, passes = top_seat, None, None, 0
-                    continue
-            elif passes >= active:
-                mate = (top_seat + 2) % 4
-                turn = mate if sizes[mate] > 0 else next_active(sizes, top_seat)
+            turn, ended = after_pass(sizes, seat, top_seat, passes)
+            if ended:
                 top, top_seat, passes = None, None, 0
-                continue
-            turn = next_active(sizes, seat)
             continue
         pattern = move
         combo = concretize(pattern, work[seat], level)

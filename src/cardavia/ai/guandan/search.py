@@ -44,7 +44,7 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic, faithful
 from .basic import level_of
-from .endgame import ENDGAME_CARDS, NODE_BUDGET, solve_each
+from .endgame import ENDGAME_CARDS, NODE_BUDGET, after_pass, next_active, solve_each
 from .leads import Action, Lead, last_leads, recent_actions
 from .locate import weights_by_code
 from .plan import Plan, Unit, best_plan, remove_pattern
@@ -301,14 +301,6 @@ def unit_replies(units: Sequence[Unit], level: int, tops: Sequence[Combo]) -> in
 _BASIC_REPLY = 1.0 - basic.GdConfig().follow_threshold
 
 
-def _next_active(sizes: Sequence[int], seat: int) -> int:
-    for step in range(1, 5):
-        s = (seat + step) % 4
-        if sizes[s] > 0:
-            return s
-    return seat
-
-
 def _lead(seat: int, us: list[SimUnit], sizes: Sequence[int]) -> SimUnit:
     last = last_plays_lead(us)
     if last is not None:
@@ -460,18 +452,9 @@ def rollout(
                 break
             assert top_seat is not None
             passes += 1
-            active = sum(1 for s in sizes if s > 0)
-            if sizes[top_seat] > 0:
-                if passes >= active - 1:
-                    top, turn, passes = None, top_seat, 0
-                    top_seat = None
-                    continue
-            elif passes >= active:
-                mate = (top_seat + 2) % 4
-                turn = mate if sizes[mate] > 0 else _next_active(sizes, top_seat)
+            turn, ended = after_pass(sizes, seat, top_seat, passes)
+            if ended:
                 top, top_seat, passes = None, None, 0
-                continue
-            turn = _next_active(sizes, seat)
             continue
         if not was_forced and play in us:
             us.remove(play)
@@ -483,7 +466,7 @@ def rollout(
             result = outcome(places)
             if result is not None:
                 return value_for(values, result, me)
-        turn = _next_active(sizes, seat)
+        turn = next_active(sizes, seat)
     # undecided (guard): judge by cards left per team
     mine = sizes[me] + sizes[(me + 2) % 4]
     theirs = sizes[(me + 1) % 4] + sizes[(me + 3) % 4]

@@ -63,7 +63,7 @@ def sample_hands(
     unseen_rc: Sequence[int],
     no_reply: dict[int, list[Combo]],
     rng: random.Random,
-    tries: int = 24,
+    tries: int | None = None,
     shape: float = 1.0,
     plays: dict[int, list[Play]] | None = None,
     lean: tuple[int, Sequence[float]] | None = None,
@@ -73,7 +73,10 @@ def sample_hands(
 
     ``plays`` (seat → its latest plays, :func:`cardavia.ai.runfast.evidence.recent_plays`)
     weighs a sample that meets the passes: each play ``basic`` would not have made from the
-    sampled hand keeps it with probability :data:`PLAY_EVIDENCE` only."""
+    sampled hand keeps it with probability :data:`PLAY_EVIDENCE` only. ``tries`` deals are
+    drawn at most (None: :data:`SAMPLE_TRIES`)."""
+    if tries is None:
+        tries = SAMPLE_TRIES
     others = [s for s in range(SEATS) if s != me]
     base_pool: list[int] = []
     for r in range(2, 15):
@@ -519,9 +522,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
     def fresh() -> dict[int, list[int]]:
-        return sample_hands(
-            me, sizes, unseen_rc, tracked.no_reply, search.rng, SAMPLE_TRIES, plays=plays, lean=lean,
-        )
+        return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
 
     pool: list[dict[int, list[int]]] = []
     if PARTICLES > 0:  # the belief carried from the last decision, read up to now

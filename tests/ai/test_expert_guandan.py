@@ -3,6 +3,7 @@ highest reply as a block, whole bombs."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import defaultdict
 
@@ -215,3 +216,133 @@ def test_guandan_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch)
     capped = ExpertAgent(3, budget_ms=1e6, hard_cap_ms=1e6, max_samples=5)
     capped.act(deal.observation(0))
     assert capped.last_samples == 5  # the smaller of the agent's and the game's limits
+
+
+def test_alternative_leads_come_from_other_splits_of_the_hand() -> None:
+    """The planner's alternatives (``ALT_LEADS``): plain leads that are not units of the plan,
+    legal, best first by the score of the best plan holding them, none already taken."""
+    cnt = counts(parse_cards("3h 3s 4h 5d 6c 7s 7d 9s 9h 9d Jc"))
+    rc, w = rank_counts(cnt, 2)
+    plan = best_plan(rc, w, 2)
+    own = {(u.type, u.rank, u.size) for u in plan.units}
+    legal = set(patterns(cnt, 2, None))
+    alts = gd_search.alternative_leads(cnt, 2, plan, [], 3)
+    assert len(alts) == 3
+    for m in alts:
+        assert m in legal and m.tier == 0
+        assert (m.type, m.rank, m.size) not in own
+    scores = [
+        gd_search._lead_value(m) + best_plan(*_rest(rc, w, m), 2).score - 0.15 * m.wilds for m in alts
+    ]
+    assert scores == sorted(scores, reverse=True)
+    # a lead already among the candidates is not offered again
+    again = gd_search.alternative_leads(cnt, 2, plan, [alts[0]], 3)
+    assert alts[0] not in again and again[:2] == alts[1:]
+
+
+def _rest(rc: list[int], w: int, m: object) -> tuple[list[int], int]:
+    from cardavia.ai.guandan.plan import remove_pattern
+    from cardavia.rules.combo import Pattern
+
+    assert isinstance(m, Pattern)
+    return remove_pattern(rc, w, m.slots)
+
+
+def _engine_best_reply(deal: GuandanDeal, me: int, level: int, policy: object, own: object) -> float:
+    """``me``'s best value on the engine's own deal when the other seats play ``policy``
+    (its moves concretized on their true cards) and ``me`` tries the plays ``own`` offers."""
+    import copy
+
+    from cardavia.ai.guandan.value import PLAIN, outcome, value_for
+    from cardavia.rules.guandan.moves import concretize
+
+    assert callable(policy) and callable(own)
+    result = outcome(deal.places)
+    if result is not None:
+        return value_for(PLAIN, result, me)
+    seat = deal.to_act()[0]
+    hands = [counts(deal.hand(s)) for s in range(4)]
+    top_seat = deal.observation(seat).top_seat
+    if seat != me:
+        move = policy(seat, hands, deal.top, top_seat)
+        child = copy.deepcopy(deal)
+        if move is None:
+            child.pass_turn(seat)
+        else:
+            child.play_combo(seat, concretize(move, hands[seat], level))
+        return _engine_best_reply(child, me, level, policy, own)
+    options: list[object] = [*own(hands[me], deal.top)]
+    if deal.top is not None:
+        options.append(None)
+    best = -math.inf
+    for move in options:
+        child = copy.deepcopy(deal)
+        if move is None:
+            child.pass_turn(me)
+        else:
+            from cardavia.rules.combo import Pattern
+
+            assert isinstance(move, Pattern)
+            child.play_combo(me, concretize(move, hands[me], level))
+        best = max(best, _engine_best_reply(child, me, level, policy, own))
+    return best
+
+
+def test_policy_solve_is_the_engines_best_reply_to_the_policy() -> None:
+    """The policy endgame (``POLICY_CARDS``): real deals played by ``basic`` until few cards
+    are in play; the solver's value of every legal first move, with the other three seats on
+    the rollout policy and every legal play of ``me`` tried, equals the same search on the
+    engine's own deal (its trick ends, G-4, finishing places and values, G-6); ``me``'s later
+    plays are those the expert tries (:func:`own_moves_for`)."""
+    import copy
+
+    from cardavia.ai.guandan.endgame import solve_each
+    from cardavia.rules.combo import Pattern
+    from cardavia.rules.guandan.moves import concretize
+
+    checked = differ = 0
+    for seed in range(200):
+        deal = guandan_deal(9400 + seed)
+        agents = [make_agent("basic", s) for s in range(4)]
+        while not deal.over and sum(deal.size) > 14:
+            take_turn(deal, deal.to_act()[0], agents[deal.to_act()[0]])
+        if deal.over or outcome_decided(deal):
+            continue
+        me = deal.to_act()[0]
+        obs = deal.observation(me)
+        assert obs.level is not None
+        level = obs.level
+        policy = gd_search.policy_for(level, me)
+        own = gd_search.own_moves_for(level)
+        hands = [counts(deal.hand(s)) for s in range(4)]
+        firsts: list[Pattern | None] = [*patterns(hands[me], level, deal.top)]
+        if deal.top is not None:
+            firsts.append(None)
+        passes = 0
+        for _, combo in reversed(obs.trick):
+            if combo is not None:
+                break
+            passes += 1
+        got = solve_each(
+            hands, level, turn=me, top=deal.top, top_seat=obs.top_seat, passes=passes,
+            places=list(deal.places), me=me, firsts=firsts, budget=10**7, policy=policy,
+            own_moves=own,
+        )
+        for move, value in zip(firsts, got, strict=True):
+            child = copy.deepcopy(deal)
+            if move is None:
+                child.pass_turn(me)
+            else:
+                child.play_combo(me, concretize(move, hands[me], level))
+            assert value == _engine_best_reply(child, me, level, policy, own), (seed, move)
+        checked += 1
+        differ += len(set(got)) > 1
+        if checked >= 6 and differ >= 2:
+            break
+    assert checked >= 6 and differ >= 2
+
+
+def outcome_decided(deal: GuandanDeal) -> bool:
+    from cardavia.ai.guandan.value import outcome
+
+    return outcome(deal.places) is not None

@@ -152,6 +152,26 @@ def test_endgame_solver_gives_up_beyond_its_budget() -> None:
     assert got == [None, None]
 
 
+def test_endgame_budget_is_read_at_each_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the node budget is a run-time knob (bench/ai_paired.py --set runfast.endgame.NODE_BUDGET):
+    # the default is the module's value when solve_each is called, not when it was defined
+    from cardavia.ai.runfast import endgame
+    from cardavia.rules.runfast.moves import SINGLE
+
+    full = [[0, 0, 0] + [1] * 12, [0, 0, 0] + [1] * 12, [0, 0, 0] + [1] * 12]
+
+    def solve() -> list[float | None]:
+        return endgame.solve_each(
+            full, turn=0, top=None, top_seat=None, passes=0, played_any=[True] * 3,
+            standing=None, me=0, firsts=[SINGLE[3]], policy=rs.policy_move,
+        )
+
+    monkeypatch.setattr(endgame, "NODE_BUDGET", 5)
+    assert solve() == [None]
+    monkeypatch.setattr(endgame, "NODE_BUDGET", 10**7)
+    assert solve()[0] is not None
+
+
 def test_runfast_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     # with all the time in the world a Run Fast decision uses at most SAMPLE_CAP sampled
     # deals (beyond it the search plays no better: docs/ai.md, thirteenth round)

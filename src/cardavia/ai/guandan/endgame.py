@@ -27,7 +27,7 @@ partner goes out second (3 levels):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cardavia.ai.alphabeta import Budget, OutOfBudget, Table, best_move_value, play_key, probe, store
 from cardavia.rules.combo import Combo, Pattern
@@ -41,6 +41,12 @@ ENDGAME_CARDS = 10
 NODE_BUDGET = 400
 
 _Key = tuple[object, ...]
+#: a fixed policy for the other seats: ``(seat, count array of every hand, top, top_seat) →
+#: play`` (None = pass); with one, only the searching seat's moves branch (its best reply)
+Policy = Callable[[int, Sequence[Sequence[int]], Pattern | Combo | None, int | None], Pattern | None]
+#: the searching seat's moves at its later turns of a policy solve: ``(its hand, top) →
+#: plays`` (the pass is added when following); None = every legal play
+Moves = Callable[[Sequence[int], Pattern | Combo | None], list[Pattern]]
 
 
 def next_active(sizes: Sequence[int], seat: int) -> int:
@@ -68,11 +74,14 @@ def after_pass(sizes: Sequence[int], seat: int, top_seat: int, passes: int) -> t
 
 class _Solver:
     def __init__(
-        self, level: int, me: int, budget: int, deadline: float = math.inf, values: Values = PLAIN
+        self, level: int, me: int, budget: int, deadline: float = math.inf, values: Values = PLAIN,
+        policy: Policy | None = None, own_moves: Moves | None = None,
     ) -> None:
         self.level = level
         self.me = me
         self.values = values
+        self.policy = policy
+        self.own_moves = own_moves
         self.budget = Budget(budget, deadline)
         self.table: Table = {}
 
@@ -121,8 +130,19 @@ class _Solver:
         found = probe(self.table, key, alpha, beta)
         if found is not None:
             return found
+        if self.policy is not None and turn != self.me:
+            v = self.step(
+                hands, turn, top, top_seat, passes, places, self.policy(turn, hands, top, top_seat),
+                alpha, beta,
+            )
+            store(self.table, key, v, alpha, beta)
+            return v
         maximise = turn % 2 == self.me % 2
-        moves: list[Pattern | None] = list(patterns(hands[turn], self.level, top))
+        moves: list[Pattern | None]
+        if self.policy is not None and self.own_moves is not None:
+            moves = list(self.own_moves(hands[turn], top))
+        else:
+            moves = list(patterns(hands[turn], self.level, top))
         size = sum(hands[turn])
         moves.sort(key=lambda m: (m is not None and m.size == size, 0 if m is None else m.size), reverse=True)
         if top is not None:
@@ -159,12 +179,14 @@ def solve_each(
     hands: Sequence[Sequence[int]], level: int, *, turn: int, top: Pattern | Combo | None,
     top_seat: int | None, passes: int, places: Sequence[int], me: int,
     firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
-    values: Values = PLAIN,
+    values: Values = PLAIN, policy: Policy | None = None, own_moves: Moves | None = None,
 ) -> list[float | None]:
     """:func:`solve` for each first move of ``turn`` on one deal, sharing one transposition
     table and one node budget; None for the moves left when the budget ran out. Raises
-    :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``."""
-    solver = _Solver(level, me, budget, deadline, values)
+    :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``. With a
+    ``policy`` the other three seats play it and the value is ``me``'s best reply to it on
+    this deal (``own_moves``: the plays ``me`` tries at its later turns)."""
+    solver = _Solver(level, me, budget, deadline, values, policy, own_moves)
     work = [list(h) for h in hands]
     out: list[float | None] = []
     for first in firsts:
@@ -176,4 +198,4 @@ def solve_each(
     return out
 
 
-__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "after_pass", "next_active", "solve", "solve_each"]
+__all__ = ["ENDGAME_CARDS", "NODE_BUDGET", "Moves", "Policy", "after_pass", "next_active", "solve", "solve_each"]

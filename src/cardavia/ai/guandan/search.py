@@ -44,10 +44,10 @@ from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic, faithful
 from .basic import level_of
-from .endgame import ENDGAME_CARDS, NODE_BUDGET, after_pass, next_active, solve_each
+from .endgame import ENDGAME_CARDS, NODE_BUDGET, Moves, Policy, after_pass, next_active, solve_each
 from .leads import Action, Lead, last_leads, recent_actions
 from .locate import weights_by_code
-from .plan import Plan, Unit, best_plan, remove_pattern
+from .plan import UNIT_COST, Plan, Unit, best_plan, group_value, remove_pattern, sequence_value
 from .shape import deal_shaped
 from .value import PLAIN, Values, outcome, outcome_values, value_for
 
@@ -380,6 +380,111 @@ FAITHFUL_TURNS = 0
 #: samples, +1.3 ± 1.6 points on boards 800-1199, -0.4 ± 1.4 on 1200-1599: not kept)
 FAITHFUL_CARDS = 0
 
+#: leads from the hand's other decompositions (issue 15, seventeenth round): besides the
+#: plan's own units, up to this many plain leads outside the plan join the candidates, those
+#: leaving the best-planned rest (the planner's alternatives); 0 = the plan's units only
+ALT_LEADS = 0
+#: alternative leads are looked for only in hands of at most this many cards (each costs a
+#: plan of the rest)
+ALT_MAX_CARDS = 16
+
+
+def _lead_value(m: Pattern) -> float:
+    """A plain play's unit value on the planner's scale, less the cost of one play."""
+    if m.type in (ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPLE, ComboType.FULL_HOUSE):
+        return group_value(m.type, m.power, m.size) - UNIT_COST
+    return sequence_value(m.type, m.rank) - UNIT_COST
+
+
+def alternative_leads(
+    cnt: Sequence[int], level: int, plan: Plan, taken: Sequence[Pattern | None], k: int
+) -> list[Pattern]:
+    """Up to ``k`` plain leads that are not units of ``plan`` nor in ``taken``, best first by
+    the score of the best plan that holds them (the lead's value plus the plan of the rest,
+    less a play): plays of the hand's next best ways to split.
+
+    >>> from cardavia.cards import parse_cards, counts
+    >>> cnt = counts(parse_cards("3h 3s 4h 5d 6c 7s 7d"))
+    >>> rc, w = rank_counts(cnt, 2)
+    >>> alts = alternative_leads(cnt, 2, best_plan(rc, w, 2), [], 2)
+    >>> len(alts) <= 2 and all(p.tier == 0 for p in alts)
+    True
+    """
+    if k <= 0:
+        return []
+    rc, w = rank_counts(cnt, level)
+    own = {(u.type, u.rank, u.size) for u in plan.units}
+    seen = {(p.type, p.rank, p.size) for p in taken if p is not None} | own
+    best: dict[tuple[ComboType, int, int], tuple[float, Pattern]] = {}
+    for m in patterns(cnt, level, None):
+        key = (m.type, m.rank, m.size)
+        if m.tier != 0 or key in seen:
+            continue
+        rest, rest_w = remove_pattern(rc, w, m.slots)
+        score = best_plan(rest, rest_w, level).score + _lead_value(m) - 0.15 * m.wilds
+        if key not in best or score > best[key][0]:
+            best[key] = (score, m)
+    ranked = sorted(best.values(), key=lambda t: -t[0])
+    return [m for _, m in ranked[:k]]
+
+
+#: issue 15, seventeenth round: with more than ``ENDGAME_CARDS`` and at most this many cards
+#: in play, a candidate is valued on each sampled deal by the searcher's exact best reply to
+#: the rollout policy (the three other seats play it, planning their hands afresh each turn;
+#: only the searcher's plays branch: its planned plays, its cheapest replies and its
+#: cheapest bomb), as the Run Fast endgame does; 0 = rollouts only
+POLICY_CARDS = 0
+#: nodes one policy solve of a sampled deal may visit (then its candidates are rolled out)
+POLICY_BUDGET = 2000
+
+
+def policy_for(level: int, me: int) -> Policy:
+    """The rollout policy as a move function on count arrays (:data:`.endgame.Policy`):
+    each seat plans its hand afresh and leads or follows as :func:`rollout` does."""
+
+    def move(
+        seat: int, hands: Sequence[Sequence[int]], top: Pattern | Combo | None, top_seat: int | None
+    ) -> Pattern | None:
+        us = units_of(hands[seat], level)
+        sizes = [sum(h) for h in hands]
+        if top is None:
+            return _lead(seat, us, sizes).pattern if us else None
+        assert top_seat is not None
+        follow = TEAM_FOLLOW_VALUE if (seat - me) % 2 == 0 else ROLLOUT_FOLLOW_VALUE
+        u = _follow(seat, us, sizes, top, top_seat, follow)
+        return None if u is None else u.pattern
+
+    return move
+
+
+def own_moves_for(level: int) -> Moves:
+    """The searcher's plays at its later turns of a policy solve: to lead, its planned plays;
+    to follow, the planned plays that beat the top, the two cheapest plain replies and the
+    bomb that costs the plan least."""
+
+    def moves(hand: Sequence[int], top: Pattern | Combo | None) -> list[Pattern]:
+        rc, w = rank_counts(hand, level)
+        units = [u.pattern(level) for u in best_plan(rc, w, level).units]
+        if top is None:
+            out = units
+        else:
+            legal = patterns(hand, level, top)
+            out = [p for p in units if _beats(p, top)]
+            out += basic.shortlist([m for m in legal if m.tier == 0], rc, keep=2)
+            bomb = _best_bomb(legal, rc, w, level)
+            if bomb is not None:
+                out.append(bomb)
+        seen: set[tuple[object, ...]] = set()
+        unique: list[Pattern] = []
+        for p in out:
+            key = (p.type, p.rank, p.size, p.tier, p.slots)
+            if key not in seen:
+                seen.add(key)
+                unique.append(p)
+        return unique
+
+    return moves
+
 
 def _follow(
     seat: int, us: list[SimUnit], sizes: Sequence[int], top: Pattern | Combo, top_seat: int,
@@ -635,6 +740,9 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             )
         candidates.append(default)
         add_new(candidates, fine or options)
+        if ALT_LEADS > 0 and search.max_candidates > 1 and size <= ALT_MAX_CARDS:
+            alts = alternative_leads(cnt, level, plan, candidates, ALT_LEADS)
+            add_new(candidates, [p for p in alts if not _risky_lead(p, opp_sizes, tracked.unseen, level)])
     elif obs.top_seat == (me + 2) % 4:
         # never overtake the partner's winning play by search: pass or the basic move
         candidates = [default, None]
@@ -649,7 +757,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             add_new(candidates, [bomb])
         add_new(candidates, basic.shortlist(plain, rc, keep=3))
     candidates = [c for i, c in enumerate(candidates) if c not in candidates[:i]]
-    candidates = candidates[: search.max_candidates]
+    extra = ALT_LEADS if obs.top is None and search.max_candidates > 1 else 0
+    candidates = candidates[: search.max_candidates + extra]
     if len(candidates) == 1 or sum(obs.hand_sizes) > SEARCH_MAX_CARDS:
         return default, reason
     mine: list[list[SimUnit]] = []
@@ -665,6 +774,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     lean = _lean(obs, level)
     passed, loose = split_passes(obs) if LOOSE_PASS_EVIDENCE < 1.0 else (tracked.no_reply, {})
     faithful_turns = FAITHFUL_TURNS if endgame_size > FAITHFUL_CARDS else 1000
+    policy = policy_for(level, me)
+    own_moves = own_moves_for(level)
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
@@ -683,6 +794,12 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 places=obs.places, me=me, firsts=candidates, budget=ENDGAME_BUDGET,
                 deadline=search.stop_at, values=stakes,
+            )
+        elif endgame_size <= POLICY_CARDS:
+            exact = solve_each(
+                full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+                places=obs.places, me=me, firsts=candidates, budget=POLICY_BUDGET,
+                deadline=search.stop_at, values=stakes, policy=policy, own_moves=own_moves,
             )
         values: list[float] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
@@ -721,7 +838,9 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
 __all__ = [
     "SimUnit",
     "decide",
+    "own_moves_for",
     "plan_units",
+    "policy_for",
     "rollout",
     "sample_hands",
     "sim_units",

@@ -153,7 +153,7 @@ class _Solver:
 def solve_each(
     rcs: Sequence[Sequence[int]], *, turn: int, top: Pattern | Combo | None, top_seat: int | None,
     passes: int, played_any: Sequence[bool], standing: int | None, me: int,
-    firsts: Sequence[Pattern | None], budget: int = NODE_BUDGET, deadline: float = math.inf,
+    firsts: Sequence[Pattern | None], budget: int | None = None, deadline: float = math.inf,
     policy: Policy | None = None, nodes_used: list[int] | None = None,
 ) -> list[float | None]:
     """``me``'s exact score from here for each first move of ``turn`` (a pattern, None =
@@ -162,8 +162,8 @@ def solve_each(
     other seats minimise ``me``'s score (paranoid); with one they play it (``me``'s best
     reply to that policy: only its own moves branch). ``nodes_used`` (optional) receives
     the nodes visited. Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes
-    ``deadline``."""
-    solver = _Solver(me, budget, deadline, policy)
+    ``deadline``. ``budget`` defaults to :data:`NODE_BUDGET` as it is at the call."""
+    solver = _Solver(me, NODE_BUDGET if budget is None else budget, deadline, policy)
     work = [list(h) for h in rcs]
     played = tuple(bool(p) for p in played_any)
     out: list[float | None] = []

@@ -8,6 +8,11 @@ first finisher's team in the match's terms, :mod:`cardavia.ai.guandan.value`). T
 the sampled deals like any rollout value. A node budget bounds the work: a position too big
 for it returns None and the caller rolls out instead.
 
+With a ``policy`` (:data:`Policy`) the other three seats play it instead — the rollout
+policy, each seat planning its hand afresh every turn — and only the searching seat's plays
+branch (:data:`Moves`): the value is its best reply to that policy on this deal, as in the
+Run Fast endgame (``POLICY_CARDS`` in :mod:`cardavia.ai.guandan.search`, off by default).
+
 The trick rules are those of the rollouts (G-4): a trick ends when every other active seat
 has passed; when its winner has gone out, the winner's partner leads (or the next active seat).
 

@@ -383,6 +383,7 @@ FAITHFUL_CARDS = 0
 #: leads from the hand's other decompositions (issue 15, seventeenth round): besides the
 #: plan's own units, up to this many plain leads outside the plan join the candidates, those
 #: leaving the best-planned rest (the planner's alternatives); 0 = the plan's units only
+#: (2 against ``basic`` on 60 fixed samples, boards 1600-1807: +0.0 ± 1.8 points, not kept)
 ALT_LEADS = 0
 #: alternative leads are looked for only in hands of at most this many cards (each costs a
 #: plan of the rest)
@@ -432,7 +433,9 @@ def alternative_leads(
 #: in play, a candidate is valued on each sampled deal by the searcher's exact best reply to
 #: the rollout policy (the three other seats play it, planning their hands afresh each turn;
 #: only the searcher's plays branch: its planned plays, its cheapest replies and its
-#: cheapest bomb), as the Run Fast endgame does; 0 = rollouts only
+#: cheapest bomb), as the Run Fast endgame does; 0 = rollouts only (24 and 40 against
+#: ``basic`` on 60 fixed samples: the same deal winner on every board, levels +0.03 a deal;
+#: 40 costs 4x the time a board: not kept)
 POLICY_CARDS = 0
 #: nodes one policy solve of a sampled deal may visit (then its candidates are rolled out)
 POLICY_BUDGET = 2000

@@ -49,9 +49,13 @@ from cardavia.rules.runfast.moves import patterns_of_ranks
 SEATS = 3
 #: a sampled deal is solved when at most this many cards are left in the three hands (the
 #: expert solves with the rollout policy for the other seats; issue 15 development runs:
-#: 20, 24 and 28 cards gave +3.46, +3.52 and +3.49 points a deal against two ``basic``)
+#: 20, 24 and 28 cards gave +3.46, +3.52 and +3.49 points a deal against two ``basic``).
+#: Seventeenth round, paired (docs/ai.md, "Strength"): 12 cards −0.14 ± 0.10 a deal on 40
+#: fixed samples; 28 cards with 4 000 nodes +0.09 ± 0.09 on fixed samples but +0.14, +0.08
+#: and −0.12 (± 0.23–0.25) at the 150 ms clock, where its solves cost samples: not kept
 ENDGAME_CARDS = 24
-#: nodes the solves of one sampled deal may visit before they give up (None: roll out)
+#: nodes the solves of one sampled deal may visit before they give up (None: roll out; read
+#: at each call). 8 000 instead of 1 000 at 24 cards: +0.01 ± 0.05 a deal (fixed samples)
 NODE_BUDGET = 1000
 
 _Key = tuple[object, ...]

@@ -297,6 +297,7 @@ def test_policy_solve_is_the_engines_best_reply_to_the_policy() -> None:
     import copy
 
     from cardavia.ai.guandan.endgame import solve_each
+    from cardavia.ai.search import trailing_passes
     from cardavia.rules.combo import Pattern
     from cardavia.rules.guandan.moves import concretize
 
@@ -318,13 +319,8 @@ def test_policy_solve_is_the_engines_best_reply_to_the_policy() -> None:
         firsts: list[Pattern | None] = [*patterns(hands[me], level, deal.top)]
         if deal.top is not None:
             firsts.append(None)
-        passes = 0
-        for _, combo in reversed(obs.trick):
-            if combo is not None:
-                break
-            passes += 1
         got = solve_each(
-            hands, level, turn=me, top=deal.top, top_seat=obs.top_seat, passes=passes,
+            hands, level, turn=me, top=deal.top, top_seat=obs.top_seat, passes=trailing_passes(obs),
             places=list(deal.places), me=me, firsts=firsts, budget=10**7, policy=policy,
             own_moves=own,
         )

@@ -777,8 +777,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     lean = _lean(obs, level)
     passed, loose = split_passes(obs) if LOOSE_PASS_EVIDENCE < 1.0 else (tracked.no_reply, {})
     faithful_turns = FAITHFUL_TURNS if endgame_size > FAITHFUL_CARDS else 1000
-    policy = policy_for(level, me)
-    own_moves = own_moves_for(level)
+    policy = policy_for(level, me) if POLICY_CARDS > ENDGAME_CARDS else None
+    own_moves = own_moves_for(level) if policy is not None else None
 
     def one_sample() -> list[float]:
         plans: dict[int, list[Unit]] = {}
@@ -798,7 +798,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 places=obs.places, me=me, firsts=candidates, budget=ENDGAME_BUDGET,
                 deadline=search.stop_at, values=stakes,
             )
-        elif endgame_size <= POLICY_CARDS:
+        elif policy is not None and endgame_size <= POLICY_CARDS:
             exact = solve_each(
                 full, level, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 places=obs.places, me=me, firsts=candidates, budget=POLICY_BUDGET,

@@ -187,3 +187,31 @@ def test_runfast_search_stops_at_its_sample_cap(monkeypatch: pytest.MonkeyPatch)
     assert most_samples() == rs.SAMPLE_CAP
     monkeypatch.setattr(rs, "SAMPLE_CAP", 7)
     assert most_samples() == 7
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_faithful_rollout_is_the_engines_deal_by_basic(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # FAITHFUL_OTHERS / FAITHFUL_SELF: the rollout's seats make basic's own moves on rank
+    # counts; with the searcher on basic's defaults too, a rollout from just after the
+    # opening play is the engine's deal by three basic agents, settlement included
+    from cardavia.ai.basic import BasicAgent
+    from cardavia.ai.runfast import basic
+    from cardavia.ai.runner import play_out, runfast_deal, take_turn
+    from cardavia.rules.runfast.moves import rank_counts
+
+    monkeypatch.setattr(rs, "FAITHFUL_OTHERS", 1)
+    monkeypatch.setattr(rs, "FAITHFUL_SELF", 1)
+    monkeypatch.setattr(rs, "START", basic.RfConfig())
+    deal = runfast_deal(7300 + seed)
+    agents = [BasicAgent(s) for s in range(3)]
+    opener = deal.to_act()[0]
+    take_turn(deal, opener, agents[opener])
+    rcs = [rank_counts(deal.cnt[s]) for s in range(3)]
+    turn, top, played = deal.to_act()[0], deal.top, list(deal.played_any)
+    scores = play_out(deal, agents).settlement(deal.final_places())["scores"]
+    for me in range(3):
+        got = rs.rollout(
+            [[] for _ in range(3)], [list(r) for r in rcs], turn, top, opener, 0, list(played), [], None,
+            me, False,
+        )
+        assert got == scores[me], (seed, me)

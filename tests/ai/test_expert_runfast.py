@@ -215,3 +215,58 @@ def test_a_faithful_rollout_is_the_engines_deal_by_basic(seed: int, monkeypatch:
             me, False,
         )
         assert got == scores[me], (seed, me)
+
+
+def _rollout_from_start(seed: int, next_pick: int | None) -> float:
+    """A rollout of Run Fast deal ``seed`` from its first lead by the leader (its next plan
+    ``next_pick``; None: the default argument)."""
+    from cardavia.ai.runner import runfast_deal
+    from cardavia.rules.runfast.moves import rank_counts
+
+    deal = runfast_deal(seed)
+    rcs = [rank_counts(deal.cnt[s]) for s in range(3)]
+    units = [rs.units_of(list(r)) for r in rcs]
+    me = deal.to_act()[0]
+    if next_pick is None:
+        return rs.rollout(units, rcs, me, None, None, 0, [False] * 3, [], None, me, False)
+    return rs.rollout(units, rcs, me, None, None, 0, [False] * 3, [], None, me, False, next_pick=next_pick)
+
+
+def test_a_rollout_plays_the_searchers_chosen_next_plan() -> None:
+    # NEXT_PLANS: the searcher's next rollout turn plays the plan it is told (0: the
+    # policy's own play, so the rollout is the plain one); the other plans change the
+    # outcome of some deals
+    from cardavia.ai.runner import runfast_deal
+    from cardavia.rules.runfast.moves import rank_counts
+
+    changed = 0
+    for seed in range(40):
+        deal = runfast_deal(seed)
+        rcs = [rank_counts(deal.cnt[s]) for s in range(3)]
+        units = [rs.units_of(list(r)) for r in rcs]
+        me = deal.to_act()[0]
+        choices = rs.next_choices(units[me], rcs, None, me, 3)
+        assert choices and choices[0] == rs.policy_choice(me, units[me], rcs, None, rs.MY_LEAD)[0]
+        assert len(set(choices)) == len(choices)
+        plain = _rollout_from_start(seed, None)
+        assert _rollout_from_start(seed, 0) == plain
+        changed += any(_rollout_from_start(seed, p) != plain for p in range(1, len(choices)))
+    assert changed >= 5
+
+
+def test_an_expert_with_next_plans_plays_whole_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # NEXT_PLANS and FAITHFUL_OTHERS on: the search still plays whole deals through the
+    # engine (every move checked by the rules), with searched decisions among them
+    from cardavia.ai.expert import ExpertAgent
+    from cardavia.ai.runner import play_out, runfast_deal
+
+    monkeypatch.setattr(rs, "NEXT_PLANS", 3)
+    monkeypatch.setattr(rs, "FAITHFUL_OTHERS", 1)
+    agents = [ExpertAgent(s, max_samples=8) for s in range(3)]
+    searched: list[int] = []
+    for seed in range(2):
+        deal = play_out(
+            runfast_deal(7400 + seed), agents, lambda seat, obs, d, sec: searched.append(agents[seat].last_samples)
+        )
+        assert deal.over
+    assert max(searched) == 8

@@ -368,6 +368,39 @@ def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | 
     return policy_choice(seat, units_of(list(rcs[seat])), rcs, top, OTHERS_LEAD)[1]
 
 
+#: the searcher's next turn in the rollouts follows one of this many plans — its policy play,
+#: the weakest other lead / the highest plain reply, the cheapest bomb
+#: (:func:`next_choices`) — the same plan on every sampled deal; each candidate is valued
+#: by its best plan on average (an open-loop second move); 0 or 1 = off
+NEXT_PLANS = 0
+
+
+def next_choices(
+    us: Sequence[SimUnit], rcs: Sequence[Sequence[int]], top: Pattern | Combo | None, me: int, most: int
+) -> list[SimUnit]:
+    """The searcher's planned plays worth comparing at its next rollout turn (the policy's
+    first; empty when the policy would pass or break its plan)."""
+    pick, _, replan = policy_choice(me, us, rcs, top, MY_LEAD)
+    if pick is None or replan:
+        return []
+    out = [pick]
+    if top is None:
+        plain = sorted(
+            (u for u in us if not u.is_bomb and u != pick), key=lambda u: u.value - MY_LEAD.size_weight * u.size
+        )
+        extra = plain[:1] + plain[-1:]
+    else:
+        fits = [u for u in us if u.pattern.beats(top) and u != pick]
+        plain = [u for u in fits if not u.is_bomb]
+        bombs = [u for u in fits if u.is_bomb]
+        extra = [max(plain, key=lambda u: u.pattern.power)] if plain else []
+        extra += [min(bombs, key=lambda u: (u.pattern.tier, u.pattern.power))] if bombs else []
+    for u in extra:
+        if u not in out:
+            out.append(u)
+    return out[:most]
+
+
 def rollout(
     units: list[list[SimUnit]],
     rcs: list[list[int]],
@@ -381,10 +414,13 @@ def rollout(
     me: int,
     first: Pattern | bool | None,
     deadline: float = math.inf,
+    next_pick: int = 0,
 ) -> float:
     """Play the deal out on rank counts; return ``me``'s settlement score.
 
     ``first`` is the move of ``turn`` (a pattern, None for a pass, False: the policy).
+    ``me``'s next policy turn plays choice ``next_pick`` of :func:`next_choices` (0, or
+    one it does not have: the policy's play).
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     forced: Pattern | bool | None = first
@@ -396,6 +432,12 @@ def rollout(
         rc = rcs[seat]
         play: Pattern | None = None
         replan = False
+        if seat == me and forced is False and next_pick > 0:
+            choices = next_choices(us, rcs, top, me, next_pick + 1)
+            if len(choices) > next_pick:
+                forced = choices[next_pick].pattern
+                us.remove(choices[next_pick])
+            next_pick = 0
         if forced is not False:
             play = forced if isinstance(forced, Pattern) else None
             forced = False
@@ -579,18 +621,26 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             if v is not None:
                 values.append(settled + v)
                 continue
-            check_clock(search.stop_at)
-            rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
-            units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]
-            values.append(
-                rollout(
-                    units, rcs, me, obs.top, obs.top_seat, passes,
-                    list(tracked.played_any), list(bonuses), standing, me, c, search.stop_at,
+            for pick in range(plans):
+                check_clock(search.stop_at)
+                rcs = [list(rc) if s == me else list(hands[s]) for s in range(SEATS)]
+                units = [list(my_units) if s == me else list(others[s]) for s in range(SEATS)]
+                values.append(
+                    rollout(
+                        units, rcs, me, obs.top, obs.top_seat, passes,
+                        list(tracked.played_any), list(bonuses), standing, me, c, search.stop_at, pick,
+                    )
                 )
-            )
         return values
 
-    return search.run(candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
+    # an open-loop second move (NEXT_PLANS): each candidate once per plan of the searcher's
+    # next turn, the same plan on every sampled deal; the gate compares the best of them
+    plans = 1 if solved else max(1, NEXT_PLANS)
+    if plans == 1:
+        return search.run(candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
+    paired = [c for c in candidates for _ in range(plans)]
+    move, why = search.run(paired, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
+    return (default, reason) if move == default else (move, why)
 
 
 def _slots_rc(m: Pattern) -> list[int]:

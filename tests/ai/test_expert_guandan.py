@@ -342,3 +342,45 @@ def outcome_decided(deal: GuandanDeal) -> bool:
     from cardavia.ai.guandan.value import outcome
 
     return outcome(deal.places) is not None
+
+
+def test_faithful_opponents_play_basics_moves_and_keep_their_cards_counted() -> None:
+    # FAITHFUL_OPPONENTS: an opponent's rollout turn is basic's own move on its sampled
+    # cards (the engine's basic agent makes the same play from the same hand), and the
+    # cards it plays leave its count array, so a whole rollout ends with every opponent's
+    # count array holding exactly its hand size
+    from cardavia.ai.basic import BasicAgent
+    from cardavia.ai.guandan import search as gs
+    from cardavia.ai.runner import guandan_deal, take_turn
+    from cardavia.ai.search import trailing_passes
+    from cardavia.ai.tracking import same_turn
+    from cardavia.cards import counts
+    from cardavia.rules.observation import observation
+
+    for seed in range(6):
+        deal = guandan_deal(9300 + seed)
+        agents = [BasicAgent(s) for s in range(4)]
+        for _ in range(30):
+            seat = deal.to_act()[0]
+            obs = observation(deal, seat)
+            assert obs.level is not None
+            cnt = counts(obs.hand)
+            got = gs.opponent_move(seat, cnt, obs.level, obs.hand_sizes, obs.top, obs.top_seat)
+            take_turn(deal, seat, agents[seat])
+            seen = observation(deal, seat).history[-1]
+            assert seen[0] == seat
+            assert same_turn(None if got is None else got.pattern, seen[1]), seed
+            assert sum(cnt) == len(obs.hand) - (0 if got is None else got.size)
+        me = deal.to_act()[0]
+        obs = observation(deal, me)
+        assert obs.level is not None
+        hands = [counts(deal.hand(s)) for s in range(4)]
+        sizes = [sum(h) for h in hands]
+        units = [gs.units_of(h, obs.level) for h in hands]
+        value = gs.rollout(
+            units, sizes, me, obs.top, obs.top_seat, trailing_passes(obs), list(obs.places), me, False,
+            hands=hands, level=obs.level,
+        )
+        assert -4.0 <= value <= 4.0
+        for s in (me + 1) % 4, (me + 3) % 4:
+            assert sum(hands[s]) == sizes[s]

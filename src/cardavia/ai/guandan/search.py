@@ -40,7 +40,7 @@ from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
-from cardavia.rules.guandan.moves import patterns, rank_counts
+from cardavia.rules.guandan.moves import concretize, patterns, rank_counts
 
 from . import basic, faithful
 from .basic import level_of
@@ -519,6 +519,29 @@ def _follow(
     return None
 
 
+#: with at most this many cards in play, the opponents' turns of the unit rollouts are
+#: ``basic``'s own moves on their sampled cards (its defaults, planning afresh every turn;
+#: the searcher's team keeps its units): against ``basic`` the opponent model is exact.
+#: 0 = never (issue 15, eighteenth round, after Run Fast's ``FAITHFUL_OTHERS``)
+FAITHFUL_OPPONENTS = 0
+_BASIC_RNG = random.Random(0)  # unused by the noiseless defaults; ``choose`` takes one
+_OPPONENT_CFG = basic.GdConfig()
+
+
+def opponent_move(
+    seat: int, cnt: list[int], level: int, sizes: Sequence[int], top: Pattern | Combo | None,
+    top_seat: int | None,
+) -> SimUnit | None:
+    """``basic``'s move (its defaults) for ``seat`` holding ``cnt``, as a rollout play (None
+    = pass); the cards it plays are taken from ``cnt``."""
+    move = basic.choose(basic.GdView(seat, cnt, level, sizes, top, top_seat), _OPPONENT_CFG, _BASIC_RNG)[0]
+    if move is None:
+        return None
+    for c in concretize(move, cnt, level).cards:
+        cnt[c.code] -= 1
+    return SimUnit(move, 0.0, move.tier > 0)
+
+
 def rollout(
     units: list[list[SimUnit]],
     sizes: list[int],
@@ -531,11 +554,15 @@ def rollout(
     first: SimUnit | bool | None,
     deadline: float = math.inf,
     values: Values = PLAIN,
+    hands: Sequence[list[int]] | None = None,
+    level: int = 0,
 ) -> float:
     """Play the deal out from this state; ``first`` is the move of ``turn`` (False: policy).
 
     ``units``, ``sizes`` and ``places`` are modified. Returns the value for ``me``'s team
     (``values``: what each finish is worth in the match, :mod:`cardavia.ai.guandan.value`).
+    With ``hands`` (count arrays, modified; the level ``level``) the opponents make
+    ``basic``'s own moves (:func:`opponent_move`).
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     steps = 0
@@ -551,6 +578,8 @@ def rollout(
         if was_forced:
             play = forced if isinstance(forced, SimUnit) else None
             forced = False
+        elif hands is not None and (seat - me) % 2 == 1:
+            play = opponent_move(seat, hands[seat], level, sizes, top, top_seat)
         elif top is None:
             play = _lead(seat, us, sizes) if us else None
         else:
@@ -778,6 +807,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     lean = _lean(obs, level)
     passed, loose = split_passes(obs) if LOOSE_PASS_EVIDENCE < 1.0 else (tracked.no_reply, {})
     faithful_turns = FAITHFUL_TURNS if endgame_size > FAITHFUL_CARDS else 1000
+    faithful_opponents = endgame_size <= FAITHFUL_OPPONENTS
     policy = policy_for(level, me) if POLICY_CARDS > ENDGAME_CARDS else None
     own_moves = own_moves_for(level) if policy is not None else None
 
@@ -831,6 +861,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 rollout(
                     units, list(sizes), me, obs.top, obs.top_seat, passes,
                     list(obs.places), me, first, search.stop_at, stakes,
+                    [list(h) for h in full] if faithful_opponents else None, level,
                 )
             )
         return values

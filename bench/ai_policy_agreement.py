@@ -6,7 +6,7 @@ assume of the other seats), on the positions of ``basic`` self-play.
 At every decision of a ``basic`` self-play deal with more than one legal move (the opening
 play apart), the rollout policy (:func:`cardavia.ai.runfast.search.policy_move`, planning
 the hand afresh) is asked for its move on the same rank counts, and — as a check — so is
-the faithful rollout's ``basic_move``. Prints the agreement with ``basic`` for leads and
+the faithful rollouts' ``faithful_move``. Prints the agreement with ``basic`` for leads and
 follows, and the reasons of ``basic``'s moves the policy does not make.
 """
 
@@ -52,7 +52,7 @@ def main() -> None:
                 kind = "lead" if obs.top is None else "follow"
                 hit = same(search.policy_move(seat, rcs, obs.top), move)
                 agree[(kind, hit)] += 1
-                faithful[same(search.basic_move(seat, rcs, obs.top), move)] += 1
+                faithful[same(search.faithful_move(seat, rcs, obs.top), move)] += 1
                 if not hit:
                     missed[f"{kind}: {why.key}"] += 1
             if move is None:
@@ -63,7 +63,7 @@ def main() -> None:
         hits, misses = agree[(kind, True)], agree[(kind, False)]
         total = hits + misses
         print(f"{kind:6} {hits:6d} of {total:6d} as basic ({hits / max(1, total):.1%})")
-    print(f"basic_move (faithful rollouts) as basic: {faithful[True]} of {sum(faithful.values())}")
+    print(f"faithful_move (faithful rollouts) as basic: {faithful[True]} of {sum(faithful.values())}")
     for reason, n in missed.most_common(8):
         print(f"  not made: {reason:32} {n}")
 

@@ -34,6 +34,24 @@ _RNG = random.Random(0)  # the configurations below make no random moves
 _OPPONENTS = basic.GdConfig()
 
 
+def take(move: Pattern, cnt: list[int], level: int) -> None:
+    """Take the cards of ``move``, made concrete on ``cnt`` (G-5), out of ``cnt``."""
+    for c in concretize(move, cnt, level).cards:
+        cnt[c.code] -= 1
+
+
+def basic_play(
+    seat: int, cnt: list[int], level: int, sizes: Sequence[int], top: Pattern | Combo | None,
+    top_seat: int | None, cfg: basic.GdConfig = _OPPONENTS,
+) -> Pattern | None:
+    """The move of ``basic`` configured by ``cfg`` (its defaults unless given; None = pass)
+    for ``seat`` holding ``cnt``, whose cards are then taken out of ``cnt``."""
+    move = basic.choose(basic.GdView(seat, cnt, level, sizes, top, top_seat), cfg, _RNG)[0]
+    if move is not None:
+        take(move, cnt, level)
+    return move
+
+
 @dataclass(slots=True)
 class State:
     """Where a shortened play-out stopped: the hands (count arrays), their sizes, the seat
@@ -85,10 +103,11 @@ def play_out(
         if forced is not False:
             move = forced if isinstance(forced, Pattern) else None
             forced = False
+            if move is not None:
+                take(move, work[seat], level)
         else:
             cfg = mine_cfg if (seat - me) % 2 == 0 else _OPPONENTS
-            view = basic.GdView(seat, work[seat], level, sizes, top, top_seat)
-            move = basic.choose(view, cfg, _RNG)[0]
+            move = basic_play(seat, work[seat], level, sizes, top, top_seat, cfg)
         if move is None:
             if top is None or top_seat is None:
                 break  # a leader must play; cannot happen
@@ -97,12 +116,8 @@ def play_out(
             if ended:
                 top, top_seat, passes = None, None, 0
             continue
-        pattern = move
-        combo = concretize(pattern, work[seat], level)
-        for c in combo.cards:
-            work[seat][c.code] -= 1
-        sizes[seat] -= len(combo.cards)
-        top, top_seat, passes = pattern, seat, 0
+        sizes[seat] -= move.size
+        top, top_seat, passes = move, seat, 0
         if sizes[seat] <= 0:
             sizes[seat] = 0
             done.append(seat)
@@ -115,4 +130,4 @@ def play_out(
     return 0.5 if mine < theirs else -0.5
 
 
-__all__ = ["State", "play_out"]
+__all__ = ["State", "basic_play", "play_out", "take"]

@@ -40,7 +40,7 @@ from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
-from cardavia.rules.guandan.moves import concretize, patterns, rank_counts
+from cardavia.rules.guandan.moves import patterns, rank_counts
 
 from . import basic, faithful
 from .basic import level_of
@@ -525,8 +525,6 @@ def _follow(
 #: 0 = never (issue 15, eighteenth round, after Run Fast's ``FAITHFUL_OTHERS``: 40 against
 #: ``basic`` on 60 fixed samples +0.6 ± 0.9 points over 800 boards, 1.5× the time: not kept)
 FAITHFUL_OPPONENTS = 0
-_BASIC_RNG = random.Random(0)  # unused by the noiseless defaults; ``choose`` takes one
-_OPPONENT_CFG = basic.GdConfig()
 
 
 def opponent_move(
@@ -534,13 +532,9 @@ def opponent_move(
     top_seat: int | None,
 ) -> SimUnit | None:
     """``basic``'s move (its defaults) for ``seat`` holding ``cnt``, as a rollout play (None
-    = pass); the cards it plays are taken from ``cnt``."""
-    move = basic.choose(basic.GdView(seat, cnt, level, sizes, top, top_seat), _OPPONENT_CFG, _BASIC_RNG)[0]
-    if move is None:
-        return None
-    for c in concretize(move, cnt, level).cards:
-        cnt[c.code] -= 1
-    return SimUnit(move, 0.0, move.tier > 0)
+    = pass); the cards it plays are taken from ``cnt`` (:func:`faithful.basic_play`)."""
+    move = faithful.basic_play(seat, cnt, level, sizes, top, top_seat)
+    return None if move is None else SimUnit(move, 0.0, move.tier > 0)
 
 
 def rollout(

@@ -32,11 +32,21 @@ def has_reply(rc: Sequence[int], top: Pattern | Combo) -> bool:
     return bool(patterns(fake_cnt(rc), top))
 
 
+def basic_move(
+    seat: int, rc: Sequence[int], sizes: Sequence[int], top: Pattern | Combo | None,
+    cfg: basic.RfConfig | None = None,
+) -> Pattern | None:
+    """The move (None = pass) of ``basic`` configured by ``cfg`` (None: its defaults) for
+    ``seat`` holding ``rc``, with the hand sizes ``sizes`` and ``top`` to answer (None: a
+    lead)."""
+    view = basic.RfView(seat, fake_cnt(rc), sizes, top, None, False)
+    return basic.choose(view, _BASIC_CFG if cfg is None else cfg, _BASIC_RNG)[0]
+
+
 def basic_makes(seat: int, rc: Sequence[int], sizes: Sequence[int], top: Combo | None, combo: Combo) -> bool:
     """Whether ``basic``, holding ``rc`` with the hand sizes ``sizes`` and ``top`` to answer
     (None: a lead), makes the play ``combo``."""
-    view = basic.RfView(seat, fake_cnt(rc), sizes, top, None, False)
-    return same_turn(basic.choose(view, _BASIC_CFG, _BASIC_RNG)[0], combo)
+    return same_turn(basic_move(seat, rc, sizes, top), combo)
 
 
 def misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
@@ -48,4 +58,4 @@ def misses(seat: int, rc: Sequence[int], plays: Sequence[Play]) -> int:
     )
 
 
-__all__ = ["basic_makes", "fake_cnt", "has_reply", "misses"]
+__all__ = ["basic_makes", "basic_move", "fake_cnt", "has_reply", "misses"]

@@ -37,7 +37,7 @@ from .endgame import ENDGAME_CARDS, solve_each
 from .evidence import Play, recent_plays
 from .locate import odds
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
-from .reading import fake_cnt, has_reply, misses
+from .reading import basic_move, fake_cnt, has_reply, misses
 
 SEATS = 3
 
@@ -349,17 +349,14 @@ FAITHFUL_OTHERS = 0
 #: :data:`START`, planning afresh every turn) instead of the planned-unit policy; 0 = off
 #: (eighteenth round: −0.04 ± 0.24 a deal, 40 fixed samples)
 FAITHFUL_SELF = 0
-_BASIC_RNG = random.Random(0)  # unused by the noiseless configurations; ``choose`` takes one
-_BASIC_DEFAULTS = basic.RfConfig()
 
 
-def basic_move(
-    seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None, cfg: basic.RfConfig = _BASIC_DEFAULTS
+def faithful_move(
+    seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None, cfg: basic.RfConfig | None = None
 ) -> Pattern | None:
-    """The move of ``basic`` configured by ``cfg`` (None = pass) for ``seat`` on rank counts."""
-    sizes = [sum(r[2:15]) for r in rcs]
-    view = basic.RfView(seat, fake_cnt(rcs[seat]), sizes, top, None, False)
-    return basic.choose(view, cfg, _BASIC_RNG)[0]
+    """``basic``'s move (configured by ``cfg``, None: its defaults; None = pass) for
+    ``seat`` in a simulated deal of rank counts ``rcs``."""
+    return basic_move(seat, rcs[seat], [sum(r[2:15]) for r in rcs], top, cfg)
 
 
 def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None) -> Pattern | None:
@@ -367,7 +364,7 @@ def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | 
     ``basic`` does every turn): the other seats of the exact endgame in policy mode
     (``basic``'s own move with :data:`FAITHFUL_OTHERS`)."""
     if FAITHFUL_OTHERS:
-        return basic_move(seat, rcs, top)
+        return faithful_move(seat, rcs, top)
     return policy_choice(seat, units_of(list(rcs[seat])), rcs, top, OTHERS_LEAD)[1]
 
 
@@ -447,9 +444,9 @@ def rollout(
             play = forced if isinstance(forced, Pattern) else None
             forced = False
         elif seat != me and FAITHFUL_OTHERS:
-            play = basic_move(seat, rcs, top)  # plans afresh each turn: no units kept
+            play = faithful_move(seat, rcs, top)  # plans afresh each turn: no units kept
         elif seat == me and FAITHFUL_SELF:
-            play = basic_move(seat, rcs, top, START)
+            play = faithful_move(seat, rcs, top, START)
         else:
             unit, play, replan = policy_choice(seat, us, rcs, top, MY_LEAD if seat == me else OTHERS_LEAD)
             if unit is not None:

@@ -9,6 +9,7 @@ import pytest
 
 from cardavia.ai.runfast import search as rs
 from cardavia.ai.runfast.plan import best_plan
+from cardavia.rules.combo import Pattern
 
 
 def _pool(copies: dict[int, int]) -> list[int]:
@@ -96,7 +97,6 @@ def test_endgame_solver_matches_the_engine_on_real_endgames(opponents: str) -> N
     from cardavia.ai.runfast.endgame import solve_each
     from cardavia.ai.runfast.search import policy_move
     from cardavia.ai.runner import runfast_deal, take_turn
-    from cardavia.rules.combo import Pattern
     from cardavia.rules.observation import observation
     from cardavia.rules.runfast.moves import concretize, rank_counts
 
@@ -267,6 +267,62 @@ def test_an_expert_with_next_plans_plays_whole_deals(monkeypatch: pytest.MonkeyP
     for seed in range(2):
         deal = play_out(
             runfast_deal(7400 + seed), agents, lambda seat, obs, d, sec: searched.append(agents[seat].last_samples)
+        )
+        assert deal.over
+    assert max(searched) == 8
+
+
+def _rollout_after(
+    rcs: list[list[int]], me: int, first: Pattern, pick: int, seen: list[tuple[int, Pattern | None]] | None
+) -> float:
+    """A rollout from the searcher's lead ``first`` (its next plan ``pick``)."""
+    units = [rs.units_after(list(r), first) if s == me else rs.units_of(list(r)) for s, r in enumerate(rcs)]
+    return rs.rollout(
+        units, [list(r) for r in rcs], me, None, None, 0, [False] * 3, [], None, me, first, next_pick=pick, seen=seen
+    )
+
+
+def test_a_rollout_reports_what_the_searcher_sees_before_its_next_turn() -> None:
+    # NEXT_INFOSETS: ``seen`` holds the other seats' moves between the searcher's first
+    # move and its next turn, in seat order; it does not depend on the next plan (the
+    # searcher cannot see its own later choice before making it), and watching does not
+    # change the rollout's value
+    from cardavia.ai.runner import runfast_deal
+    from cardavia.rules.runfast.moves import rank_counts
+
+    lengths: set[int] = set()
+    for seed in range(30):
+        deal = runfast_deal(seed)
+        rcs = [rank_counts(deal.cnt[s]) for s in range(3)]
+        me = deal.to_act()[0]
+        first = rs.policy_choice(me, rs.units_of(list(rcs[me])), rcs, None, rs.MY_LEAD)[1]
+        assert first is not None
+        views: list[list[tuple[int, Pattern | None]]] = []
+        for pick in range(3):
+            seen: list[tuple[int, Pattern | None]] = []
+            value = _rollout_after(rcs, me, first, pick, seen)
+            assert value == _rollout_after(rcs, me, first, pick, None)
+            views.append(seen)
+        assert views[0] == views[1] == views[2], seed
+        seats = [s for s, _ in views[0]]
+        assert me not in seats
+        assert seats == [(me + 1 + i) % 3 for i in range(len(seats))]  # each in turn, until me
+        lengths.add(len(seats))
+    assert lengths == {2}  # from a lead, both others move once before the searcher again
+
+
+def test_an_expert_with_information_set_plans_plays_whole_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    # NEXT_INFOSETS on: the cross-fitted choice of the next plan reduces the sampled rows
+    # to one value a candidate; whole deals play through the engine
+    from cardavia.ai.expert import ExpertAgent
+    from cardavia.ai.runner import play_out, runfast_deal
+
+    monkeypatch.setattr(rs, "NEXT_INFOSETS", 3)
+    agents = [ExpertAgent(s, max_samples=8) for s in range(3)]
+    searched: list[int] = []
+    for seed in range(2):
+        deal = play_out(
+            runfast_deal(7500 + seed), agents, lambda seat, obs, d, sec: searched.append(agents[seat].last_samples)
         )
         assert deal.over
     assert max(searched) == 8

@@ -85,6 +85,7 @@ class Search:
         why: Reason,
         significance: float = SIGNIFICANCE,
         most: int | None = None,
+        reduce: Callable[[list[list[float]]], list[list[float]]] | None = None,
     ) -> tuple[Pattern | None, Reason]:
         """Sample until the budget (from ``t0``) is spent; the chosen move and its reason.
 
@@ -92,7 +93,9 @@ class Search:
         the reason of ``default``, the basic move (one of the candidates); an alternative
         must beat it by :data:`DEFAULT_PRIOR` plus ``significance`` standard errors.
         ``most`` is the game's own limit on sampled deals (besides ``max_samples``; each
-        game's ``SAMPLE_CAP`` says why it has the value it has).
+        game's ``SAMPLE_CAP`` says why it has the value it has). ``reduce`` (when given)
+        turns the sampled rows into one value per candidate before the choice, all rows at
+        once (``one_sample`` may then return more values than there are candidates).
         """
         rows: list[list[float]] = []
         deadline = t0 + self.budget
@@ -119,6 +122,8 @@ class Search:
         self.last_samples = n
         if n == 0:
             return default, Reason(why.key, f"{why.text} (no time to search)", why.args)
+        if reduce is not None:
+            rows = reduce(rows)
         d = candidates.index(default)
         means = [sum(r[i] for r in rows) / n for i in range(len(candidates))]
         # leave the planner's move only for a clearly better one: paired differences over

@@ -377,6 +377,58 @@ def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | 
 NEXT_PLANS = 0
 
 
+#: the searcher's next turn in the rollouts follows one of this many plans (as
+#: :data:`NEXT_PLANS`), chosen per information set: the sampled deals on which the other
+#: seats make the same moves before that turn share a choice, the plan with the best mean
+#: there — chosen on the other half of those deals (cross-fitted, :func:`crossfit_next`),
+#: so a plan is not credited for fitting the very deals it is valued on; 0 or 1 = off
+NEXT_INFOSETS = 0
+
+#: an information set's plan must beat the policy's plan by this much (points a deal) on
+#: the other half's deals to be chosen
+NEXT_MARGIN = 0.0
+
+Key = tuple[tuple[int, Pattern | None], ...]
+
+
+def crossfit_next(
+    rows: Sequence[Sequence[float]], keys: Sequence[Sequence[Key]], plans: int, margin: float = 0.0
+) -> list[list[float]]:
+    """One value a candidate per sampled deal, the searcher's next plan chosen per
+    information set by cross-fitting.
+
+    ``rows[s][i * plans + k]`` is candidate ``i`` with next plan ``k`` on deal ``s``;
+    ``keys[s][i]`` what the searcher saw before its next turn after candidate ``i`` on deal
+    ``s``. Deal ``s`` takes the plan that did best (by more than ``margin`` over plan 0)
+    on the deals of the same key and the other parity; plan 0 when there are none.
+
+    >>> crossfit_next([[1.0, 5.0], [2.0, 6.0], [1.0, 5.0], [2.0, 6.0]], [[()]] * 4, 2)
+    [[5.0], [6.0], [5.0], [6.0]]
+    >>> crossfit_next([[1.0, 5.0], [2.0, 0.0], [1.0, 5.0], [2.0, 0.0]], [[()]] * 4, 2)
+    [[1.0], [0.0], [1.0], [0.0]]
+    >>> crossfit_next([[1.0, 5.0], [2.0, 0.0]], [[((1, None),)], [()]], 2)
+    [[1.0], [2.0]]
+    """
+    n = len(rows)
+    width = len(rows[0]) // plans if n else 0
+    out = [[0.0] * width for _ in range(n)]
+    for i in range(width):
+        groups: dict[tuple[Key, int], list[int]] = {}
+        for s in range(n):
+            groups.setdefault((keys[s][i], s % 2), []).append(s)
+        for (key, half), members in groups.items():
+            other = groups.get((key, 1 - half), [])
+            pick = 0
+            if other:
+                means = [sum(rows[t][i * plans + k] for t in other) / len(other) for k in range(plans)]
+                best = max(range(plans), key=lambda k: means[k])
+                if means[best] > means[0] + margin:
+                    pick = best
+            for s in members:
+                out[s][i] = rows[s][i * plans + pick]
+    return out
+
+
 def next_choices(
     us: Sequence[SimUnit], rcs: Sequence[Sequence[int]], top: Pattern | Combo | None, me: int, most: int
 ) -> list[SimUnit]:
@@ -417,19 +469,25 @@ def rollout(
     first: Pattern | bool | None,
     deadline: float = math.inf,
     next_pick: int = 0,
+    seen: list[tuple[int, Pattern | None]] | None = None,
 ) -> float:
     """Play the deal out on rank counts; return ``me``'s settlement score.
 
     ``first`` is the move of ``turn`` (a pattern, None for a pass, False: the policy).
     ``me``'s next policy turn plays choice ``next_pick`` of :func:`next_choices` (0, or
-    one it does not have: the policy's play).
+    one it does not have: the policy's play). ``seen`` (when given) receives the other
+    seats' moves (seat, play or None) up to ``me``'s next turn: what ``me`` will have
+    observed when it plays again.
     Raises :class:`~cardavia.ai.search.OutOfTime` once the clock passes ``deadline``.
     """
     forced: Pattern | bool | None = first
+    watching = seen is not None
     for step in range(400):
         if not step & 31:
             check_clock(deadline)
         seat = turn
+        if watching and seat == me and step > 0:
+            watching = False
         us = units[seat]
         rc = rcs[seat]
         play: Pattern | None = None
@@ -451,6 +509,8 @@ def rollout(
             unit, play, replan = policy_choice(seat, us, rcs, top, MY_LEAD if seat == me else OTHERS_LEAD)
             if unit is not None:
                 us.remove(unit)
+        if watching and seat != me and seen is not None:
+            seen.append((seat, play))
         if play is None:
             passes += 1
             if passes >= SEATS - 1:
@@ -619,9 +679,11 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 deadline=search.stop_at, policy=policy_move,
             )
         values: list[float] = []
+        key: list[Key] = []
+        seen: list[tuple[int, Pattern | None]] = []
         for c, my_units, v in zip(candidates, mine, exact, strict=True):
             if v is not None:
-                values.append(settled + v)
+                values.extend([settled + v] * plans)  # plans == 1 when solved
                 continue
             for pick in range(plans):
                 check_clock(search.stop_at)
@@ -631,13 +693,26 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                     rollout(
                         units, rcs, me, obs.top, obs.top_seat, passes,
                         list(tracked.played_any), list(bonuses), standing, me, c, search.stop_at, pick,
+                        seen if pick == 0 and infosets else None,
                     )
                 )
+            if infosets:
+                key.append(tuple(seen))
+                seen.clear()
+        if infosets:
+            keys.append(key)
         return values
 
     # an open-loop second move (NEXT_PLANS): each candidate once per plan of the searcher's
     # next turn, the same plan on every sampled deal; the gate compares the best of them
-    plans = 1 if solved else max(1, NEXT_PLANS)
+    plans = 1 if solved else max(1, NEXT_PLANS, NEXT_INFOSETS)
+    infosets = plans > 1 and NEXT_INFOSETS > 1
+    keys: list[list[Key]] = []
+    if infosets:  # the next plan chosen per information set, cross-fitted
+        return search.run(
+            candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP,
+            reduce=lambda rows: crossfit_next(rows, keys[: len(rows)], plans, NEXT_MARGIN),
+        )
     if plans == 1:
         return search.run(candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
     paired = [c for c in candidates for _ in range(plans)]

@@ -1,0 +1,198 @@
+"""How well the Run Fast search's estimates predict the true deal: at every search decision of
+the expert (against two ``basic``, on the duplicate boards of ``cardavia tournament``) the
+gains it estimates for its candidates over the default move, from its sampled deals, against
+the gains the same rollouts give on the true hidden hands.
+
+    taskset -c 0 .venv/bin/python bench/ai_calibration.py --boards 20000:20100 --out /tmp/cal.jsonl
+    .venv/bin/python bench/ai_calibration.py --read /tmp/cal.jsonl   # the report again
+
+Prints the calibration of the estimates (slope and intercept of true gain on estimated gain:
+1 and 0 when the search is unbiased) and, per decision, the true gain of three ways to choose
+(95 % intervals): the search's gate (as shipped), the best estimated mean (no gate), and the
+oracle (the best candidate on the true hands: what no public-information chooser can reach),
+with the gate's share of the oracle's gain. ``--out`` keeps one line a decision (the sampled
+rows and the true row) for other choosers fitted offline (docs/ai.md, nineteenth round).
+
+A diagnostic only: it runs the plain-Python modules (``CARDAVIA_PURE=1``, so that it can
+watch :meth:`cardavia.ai.search.Search.run`); the true row is one extra sample drawn with
+the sampler replaced by the true hands. The agents never see a hidden card; the moves played
+are the expert's own (its gate on the same sampled deals).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["CARDAVIA_PURE"] = "1"
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardavia.ai import search as core
+from cardavia.ai.base import Decision, ReturnDecision
+from cardavia.ai.expert import ExpertAgent
+from cardavia.ai.runfast import search as rf_search
+from cardavia.ai.runfast.tournament import play
+from cardavia.ai.stats import mean_ci
+from cardavia.ai.tournament import build_agent
+from cardavia.cards import counts
+from cardavia.observation import Observation
+from cardavia.rules.runfast.moves import rank_counts
+from cardavia.rules.seeds import deal_seed
+from cardavia.rules.trick import TrickDeal
+
+Row = list[float]
+
+
+class Watched:
+    """The expert, its decisions recorded with the true hidden hands of the deal."""
+
+    def __init__(self, seed: int, samples: int, deal: list[TrickDeal], sink: list[dict[str, Any]]) -> None:
+        self.agent = ExpertAgent(seed, budget_ms=1e9, hard_cap_ms=1e9, max_samples=samples)
+        self.samples, self.deal, self.sink = samples, deal, sink
+
+    def act(self, obs: Observation) -> Decision:
+        real_run = core.Search.run
+        samples, deal, sink = self.samples, self.deal[0], self.sink
+
+        def run(
+            search: core.Search,
+            candidates: list[Any],
+            default: Any,
+            one_sample: Callable[[], Row],
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
+            true = {s: rank_counts(counts(deal.hand(s))) for s in range(3) if s != obs.seat}
+            real_sample = rf_search.sample_hands
+            rf_search.sample_hands = lambda *a, **k: {s: list(h) for s, h in true.items()}
+            try:
+                true_row = one_sample()
+            finally:
+                rf_search.sample_hands = real_sample
+            rows = [one_sample() for _ in range(samples)]
+            sink.append(
+                {
+                    "d": candidates.index(default),
+                    "rows": rows,
+                    "true": true_row,
+                    "sizes": list(obs.hand_sizes),
+                    "me": obs.seat,
+                }
+            )
+            it = iter(rows)
+            return real_run(search, candidates, default, lambda: next(it), *args, **kwargs)
+
+        core.Search.run = run
+        try:
+            return self.agent.act(obs)
+        finally:
+            core.Search.run = real_run
+
+    def choose_return(self, obs: Observation) -> ReturnDecision:
+        return self.agent.choose_return(obs)
+
+
+def gains(rec: dict[str, Any]) -> list[tuple[float, float, float]]:
+    """Per alternative to the default: (estimated gain, its standard error, true gain)."""
+    rows, d = rec["rows"], rec["d"]
+    n = len(rows)
+    out = []
+    for i in range(len(rows[0])):
+        if i == d:
+            continue
+        diffs = [r[i] - r[d] for r in rows]
+        m = sum(diffs) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
+        out.append((m, sd / math.sqrt(n), rec["true"][i] - rec["true"][d]))
+    return out
+
+
+def chosen(alts: Sequence[tuple[float, float, float]], rule: str) -> float:
+    """The true gain over the default of the candidate ``rule`` picks (0: the default)."""
+    if rule == "oracle":
+        return max([0.0] + [a[2] for a in alts])
+    best, margin = 0.0, 0.0
+    for m, se, true in alts:
+        score = m - core.DEFAULT_PRIOR - core.SIGNIFICANCE * se if rule == "gate" else m
+        if score > margin:
+            best, margin = true, score
+    return best
+
+
+def report(records: Sequence[dict[str, Any]]) -> None:
+    pairs = [(m, t) for rec in records for m, _, t in gains(rec)]
+    n = len(pairs)
+    mx = sum(m for m, _ in pairs) / n
+    my = sum(t for _, t in pairs) / n
+    sxx = sum((m - mx) ** 2 for m, _ in pairs)
+    sxy = sum((m - mx) * (t - my) for m, t in pairs)
+    syy = sum((t - my) ** 2 for _, t in pairs)
+    slope = sxy / sxx
+    print(f"{len(records)} search decisions, {n} alternatives to the default move")
+    print(
+        f"calibration: true gain = {slope:.3f} × estimated gain {my - slope * mx:+.3f}"
+        f" (correlation {sxy / math.sqrt(sxx * syy):.3f}; unbiased: 1 × … + 0)"
+    )
+    got = {}
+    for rule in ("gate", "mean", "oracle"):
+        mean, lo, hi = mean_ci([chosen(gains(rec), rule) for rec in records])
+        got[rule] = mean
+        print(f"  {rule:<7} true gain a decision {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+    print(f"  the gate reaches {got['gate'] / got['oracle']:.2f} of the oracle's gain")
+
+
+def play_board(index: int, ds: int, samples: int) -> list[dict[str, Any]]:
+    """One duplicate board (the expert in each seat once); its search decisions recorded."""
+    sink: list[dict[str, Any]] = []
+    deal: list[TrickDeal] = []
+    real_play_out = play.__globals__["play_out"]
+
+    def play_out(d: TrickDeal, agents: Any, *a: Any, **k: Any) -> TrickDeal:
+        deal[:] = [d]
+        return real_play_out(d, agents, *a, **k)
+
+    def build(name: str, seed: int) -> Any:
+        if name == "expert":
+            return Watched(seed, samples, deal, sink)
+        return build_agent(name, seed, None)
+
+    play.__globals__["play_out"] = play_out
+    try:
+        play(("expert", "basic", "basic"), ds, index, build)
+    finally:
+        play.__globals__["play_out"] = real_play_out
+    return sink
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--boards", default="20000:20100", help="A:B")
+    ap.add_argument("--samples", type=int, default=rf_search.SAMPLE_CAP)
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--out", help="one JSON line a decision")
+    ap.add_argument("--read", help="report on a file an earlier --out wrote, without playing")
+    args = ap.parse_args(argv)
+    if args.read:
+        with open(args.read) as f:
+            report([json.loads(line) for line in f if line.strip()])
+        return 0
+    first, _, last = args.boards.partition(":")
+    records: list[dict[str, Any]] = []
+    for index in range(int(first), int(last)):
+        sink = play_board(index, deal_seed(args.seed, index), args.samples)
+        records.extend(sink)
+        if args.out:
+            with open(args.out, "a") as f:
+                for rec in sink:
+                    f.write(json.dumps({"board": index, **rec}) + "\n")
+    report(records)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,14 +1,16 @@
-"""How well the Run Fast search's estimates predict the true deal: at every search decision of
-the expert (against two ``basic``, on the duplicate boards of ``cardavia tournament``) the
+"""How well the search's estimates predict the true deal: at every search decision of the
+expert (against ``basic``, on the duplicate boards of ``cardavia tournament``) the
 gains it estimates for its candidates over the default move, from its sampled deals, against
 the gains the same rollouts give on the true hidden hands.
 
     taskset -c 0 .venv/bin/python bench/ai_calibration.py --boards 20000:20100 --out /tmp/cal.jsonl
+    taskset -c 1 .venv/bin/python bench/ai_calibration.py --game guandan --boards 20000:20020
     .venv/bin/python bench/ai_calibration.py --read /tmp/cal.jsonl   # the report again
 
 Prints the calibration of the estimates (slope and intercept of true gain on estimated gain:
 1 and 0 when the search is unbiased) and, per decision, the true gain of three ways to choose
-(95 % intervals): the search's gate (as shipped), the best estimated mean (no gate), and the
+(95 % intervals): the expert's own choice (its gate, as shipped), the best estimated mean
+(no gate), and the
 oracle (the best candidate on the true hands: what no public-information chooser can reach),
 with the gate's share of the oracle's gain. ``--out`` keeps one line a decision (the sampled
 rows and the true row) for other choosers fitted offline (docs/ai.md, nineteenth round).
@@ -35,17 +37,26 @@ from typing import Any
 from cardavia.ai import search as core
 from cardavia.ai.base import Decision, ReturnDecision
 from cardavia.ai.expert import ExpertAgent
+from cardavia.ai.guandan import search as gd_search
+from cardavia.ai.guandan import tournament as gd_tournament
 from cardavia.ai.runfast import search as rf_search
-from cardavia.ai.runfast.tournament import play
+from cardavia.ai.runfast import tournament as rf_tournament
 from cardavia.ai.stats import mean_ci
 from cardavia.ai.tournament import build_agent
-from cardavia.cards import counts
+from cardavia.cards import N_CODES, counts
 from cardavia.observation import Observation
 from cardavia.rules.runfast.moves import rank_counts
 from cardavia.rules.seeds import deal_seed
 from cardavia.rules.trick import TrickDeal
 
 Row = list[float]
+
+
+def describe(move: Any) -> list[Any]:
+    """A candidate for choosers fitted offline: [pass?, cards, power, tier, type]."""
+    if move is None:
+        return [1, 0, 0, 0, "pass"]
+    return [0, int(move.size), int(move.power), int(move.tier), str(move.type.value)]
 
 
 class Watched:
@@ -55,9 +66,23 @@ class Watched:
         self.agent = ExpertAgent(seed, budget_ms=1e9, hard_cap_ms=1e9, max_samples=samples)
         self.samples, self.deal, self.sink = samples, deal, sink
 
+    def hidden(self, me: int) -> dict[int, list[int]]:
+        """The other seats' true hands as the game's sampler returns them."""
+        deal = self.deal[0]
+        if deal.game == "runfast":
+            return {s: rank_counts(counts(deal.hand(s))) for s in range(3) if s != me}
+        out: dict[int, list[int]] = {}
+        for s in range(deal.n_seats):
+            if s != me:
+                out[s] = [0] * N_CODES
+                for card in deal.hand(s):
+                    out[s][card.code] += 1
+        return out
+
     def act(self, obs: Observation) -> Decision:
         real_run = core.Search.run
-        samples, deal, sink = self.samples, self.deal[0], self.sink
+        samples, sink = self.samples, self.sink
+        module: Any = rf_search if self.deal[0].game == "runfast" else gd_search
 
         def run(
             search: core.Search,
@@ -67,25 +92,28 @@ class Watched:
             *args: Any,
             **kwargs: Any,
         ) -> Any:
-            true = {s: rank_counts(counts(deal.hand(s))) for s in range(3) if s != obs.seat}
-            real_sample = rf_search.sample_hands
-            rf_search.sample_hands = lambda *a, **k: {s: list(h) for s, h in true.items()}
+            true = self.hidden(obs.seat)
+            real_sample = module.sample_hands
+            module.sample_hands = lambda *a, **k: {s: list(h) for s, h in true.items()}
             try:
                 true_row = one_sample()
             finally:
-                rf_search.sample_hands = real_sample
+                module.sample_hands = real_sample
             rows = [one_sample() for _ in range(samples)]
+            it = iter(rows)
+            got = real_run(search, candidates, default, lambda: next(it), *args, **kwargs)
             sink.append(
                 {
                     "d": candidates.index(default),
+                    "pick": candidates.index(got[0]),
+                    "cands": [describe(c) for c in candidates],
                     "rows": rows,
                     "true": true_row,
                     "sizes": list(obs.hand_sizes),
                     "me": obs.seat,
                 }
             )
-            it = iter(rows)
-            return real_run(search, candidates, default, lambda: next(it), *args, **kwargs)
+            return got
 
         core.Search.run = run
         try:
@@ -112,13 +140,18 @@ def gains(rec: dict[str, Any]) -> list[tuple[float, float, float]]:
     return out
 
 
-def chosen(alts: Sequence[tuple[float, float, float]], rule: str) -> float:
-    """The true gain over the default of the candidate ``rule`` picks (0: the default)."""
+def chosen(rec: dict[str, Any], rule: str) -> float:
+    """The true gain over the default of the candidate ``rule`` picks (0: the default):
+    ``gate`` the expert's own choice, ``mean`` the best estimated mean, ``oracle`` the best
+    on the true hands."""
+    if rule == "gate" and "pick" in rec:
+        return float(rec["true"][rec["pick"]] - rec["true"][rec["d"]])
+    alts = gains(rec)
     if rule == "oracle":
         return max([0.0] + [a[2] for a in alts])
     best, margin = 0.0, 0.0
     for m, se, true in alts:
-        score = m - core.DEFAULT_PRIOR - core.SIGNIFICANCE * se if rule == "gate" else m
+        score = m - core.DEFAULT_PRIOR - core.SIGNIFICANCE * se if rule == "gate" else m  # no pick: Run Fast's gate
         if score > margin:
             best, margin = true, score
     return best
@@ -140,16 +173,17 @@ def report(records: Sequence[dict[str, Any]]) -> None:
     )
     got = {}
     for rule in ("gate", "mean", "oracle"):
-        mean, lo, hi = mean_ci([chosen(gains(rec), rule) for rec in records])
+        mean, lo, hi = mean_ci([chosen(rec, rule) for rec in records])
         got[rule] = mean
         print(f"  {rule:<7} true gain a decision {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     print(f"  the gate reaches {got['gate'] / got['oracle']:.2f} of the oracle's gain")
 
 
-def play_board(index: int, ds: int, samples: int) -> list[dict[str, Any]]:
-    """One duplicate board (the expert in each seat once); its search decisions recorded."""
+def play_board(game: str, index: int, ds: int, samples: int) -> list[dict[str, Any]]:
+    """One duplicate board of the expert against ``basic``; its search decisions recorded."""
     sink: list[dict[str, Any]] = []
     deal: list[TrickDeal] = []
+    play = rf_tournament.play if game == "runfast" else gd_tournament.play
     real_play_out = play.__globals__["play_out"]
 
     def play_out(d: TrickDeal, agents: Any, *a: Any, **k: Any) -> TrickDeal:
@@ -163,7 +197,7 @@ def play_board(index: int, ds: int, samples: int) -> list[dict[str, Any]]:
 
     play.__globals__["play_out"] = play_out
     try:
-        play(("expert", "basic", "basic"), ds, index, build)
+        play(("expert", "basic", "basic") if game == "runfast" else ("expert", "basic"), ds, index, build)
     finally:
         play.__globals__["play_out"] = real_play_out
     return sink
@@ -171,8 +205,9 @@ def play_board(index: int, ds: int, samples: int) -> list[dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=["runfast", "guandan"], default="runfast")
     ap.add_argument("--boards", default="20000:20100", help="A:B")
-    ap.add_argument("--samples", type=int, default=rf_search.SAMPLE_CAP)
+    ap.add_argument("--samples", type=int, help="sampled deals a decision (default: the game's SAMPLE_CAP)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", help="one JSON line a decision")
     ap.add_argument("--read", help="report on a file an earlier --out wrote, without playing")
@@ -181,10 +216,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.read) as f:
             report([json.loads(line) for line in f if line.strip()])
         return 0
+    samples = args.samples or (rf_search if args.game == "runfast" else gd_search).SAMPLE_CAP
     first, _, last = args.boards.partition(":")
     records: list[dict[str, Any]] = []
     for index in range(int(first), int(last)):
-        sink = play_board(index, deal_seed(args.seed, index), args.samples)
+        sink = play_board(args.game, index, deal_seed(args.seed, index), samples)
         records.extend(sink)
         if args.out:
             with open(args.out, "a") as f:

@@ -382,6 +382,8 @@ NEXT_PLANS = 0
 #: seats make the same moves before that turn share a choice, the plan with the best mean
 #: there — chosen on the other half of those deals (cross-fitted, :func:`crossfit_next`),
 #: so a plan is not credited for fitting the very deals it is valued on; 0 or 1 = off
+#: (issue 15, nineteenth round: 3 plans −0.10 ± 0.22 a deal, 40 fixed samples, 400 boards;
+#: a probe of 6 deals found about 7 information sets per candidate, most of one sample)
 NEXT_INFOSETS = 0
 
 #: an information set's plan must beat the policy's plan by this much (points a deal) on

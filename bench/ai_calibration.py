@@ -43,7 +43,7 @@ from cardavia.ai.runfast import search as rf_search
 from cardavia.ai.runfast import tournament as rf_tournament
 from cardavia.ai.stats import mean_ci
 from cardavia.ai.tournament import build_agent
-from cardavia.cards import N_CODES, counts
+from cardavia.cards import counts
 from cardavia.observation import Observation
 from cardavia.rules.runfast.moves import rank_counts
 from cardavia.rules.seeds import deal_seed
@@ -69,15 +69,10 @@ class Watched:
     def hidden(self, me: int) -> dict[int, list[int]]:
         """The other seats' true hands as the game's sampler returns them."""
         deal = self.deal[0]
+        hands = {s: counts(deal.hand(s)) for s in range(deal.n_seats) if s != me}
         if deal.game == "runfast":
-            return {s: rank_counts(counts(deal.hand(s))) for s in range(3) if s != me}
-        out: dict[int, list[int]] = {}
-        for s in range(deal.n_seats):
-            if s != me:
-                out[s] = [0] * N_CODES
-                for card in deal.hand(s):
-                    out[s][card.code] += 1
-        return out
+            return {s: rank_counts(h) for s, h in hands.items()}
+        return hands
 
     def act(self, obs: Observation) -> Decision:
         real_run = core.Search.run

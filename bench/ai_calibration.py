@@ -10,10 +10,10 @@ the gains the same rollouts give on the true hidden hands.
 Prints the calibration of the estimates (slope and intercept of true gain on estimated gain:
 1 and 0 when the search is unbiased) and, per decision, the true gain of three ways to choose
 (95 % intervals): the expert's own choice (its gate, as shipped), the best estimated mean
-(no gate), and the
-oracle (the best candidate on the true hands: what no public-information chooser can reach),
-with the gate's share of the oracle's gain. ``--out`` keeps one line a decision (the sampled
-rows and the true row) for other choosers fitted offline (docs/ai.md, nineteenth round).
+(no gate), and the oracle (the best candidate on the true hands: what no chooser from
+public information can reach), with the gate's share of the oracle's gain. ``--out`` keeps
+one line a decision (the sampled rows and the true row) for other choosers fitted offline
+(docs/ai.md, nineteenth round).
 
 A diagnostic only: it runs the plain-Python modules (``CARDAVIA_PURE=1``, so that it can
 watch :meth:`cardavia.ai.search.Search.run`); the true row is one extra sample drawn with
@@ -178,8 +178,8 @@ def play_board(game: str, index: int, ds: int, samples: int) -> list[dict[str, A
     """One duplicate board of the expert against ``basic``; its search decisions recorded."""
     sink: list[dict[str, Any]] = []
     deal: list[TrickDeal] = []
-    play = rf_tournament.play if game == "runfast" else gd_tournament.play
-    real_play_out = play.__globals__["play_out"]
+    module: Any = rf_tournament if game == "runfast" else gd_tournament
+    real_play_out = module.play_out
 
     def play_out(d: TrickDeal, agents: Any, *a: Any, **k: Any) -> TrickDeal:
         deal[:] = [d]
@@ -190,11 +190,11 @@ def play_board(game: str, index: int, ds: int, samples: int) -> list[dict[str, A
             return Watched(seed, samples, deal, sink)
         return build_agent(name, seed, None)
 
-    play.__globals__["play_out"] = play_out
+    module.play_out = play_out  # the deal being played, for the true hands
     try:
-        play(("expert", "basic", "basic") if game == "runfast" else ("expert", "basic"), ds, index, build)
+        module.play(module.slots(["expert", "basic"]), ds, index, build)
     finally:
-        play.__globals__["play_out"] = real_play_out
+        module.play_out = real_play_out
     return sink
 
 

@@ -112,7 +112,9 @@ def test_runfast_deal_by_clicking(page: Page, live: Live, watched: Watch) -> Non
     wait_for_me(page)
     assert ui_state(page) == "playing"
     _record_timings(page)
-    assert audit_frames(watched.frames, live, table_id) > 10
+    # a frame for the first state, one per accepted move of ours, one for the next deal;
+    # a fixed count failed on a short deal (10 frames), so the floor follows the deal
+    assert audit_frames(watched.frames, live, table_id) >= moves + 2
 
 
 def test_guandan_two_deals_with_tribute_and_return(page: Page, live: Live, watched: Watch) -> None:
@@ -217,14 +219,16 @@ def test_keyboard_only_runfast_deal(page: Page, live: Live, watched: Watch) -> N
     label = page.locator("#hand button.card").first.get_attribute("aria-label") or ""
     assert " of " in label
     assert page.locator(".seat .back[aria-label]").count() == 0
-    play_until_over(page, live, table_id, keyboard=True)
+    moves = play_until_over(page, live, table_id, keyboard=True)
     assert ui_state(page) == "deal-over"
     # the next deal by keyboard too
     before = seq(page)
     page.keyboard.press("n")
     wait_after(page, before)
     _record_timings(page)
-    assert audit_frames(watched.frames, live, table_id) > 10
+    # a frame for the first state, one per accepted move of ours, one for the next deal;
+    # a fixed count failed on a short deal (10 frames), so the floor follows the deal
+    assert audit_frames(watched.frames, live, table_id) >= moves + 2
 
 
 def test_speed_numbers(page: Page, live: Live) -> None:

@@ -94,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
     def build(name: str, agent_seed: int) -> Agent:
         if name == "expert" and args.samples is not None:
             return ExpertAgent(agent_seed, budget_ms=1e9, hard_cap_ms=1e9, max_samples=args.samples)
+        if name == "expert" and args.hard_cap_ms is not None:
+            budget = 150.0 if args.think_ms is None else args.think_ms
+            return ExpertAgent(agent_seed, budget_ms=budget, hard_cap_ms=args.hard_cap_ms)
         return build_agent(name, agent_seed, args.think_ms)
 
     boards = [i for i in parse_boards(args.boards) if i not in done]
     head = {
         "settings": {k: repr(v) for k, v in settings}, "samples": args.samples, "think_ms": args.think_ms,
+        "hard_cap_ms": args.hard_cap_ms,
         "ai_modules": native.status().reason, "load": os.getloadavg()[0],
     }
     print(json.dumps(head), file=sys.stderr, flush=True)
@@ -160,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=2024)
     r.add_argument("--samples", type=int, default=None, help="fixed sampled deals a decision, no clock")
     r.add_argument("--think-ms", type=float, default=None)
+    r.add_argument("--hard-cap-ms", type=float, default=None,
+                   help="the expert's hard cap (default: twice --think-ms, or its own 280 ms)")
     r.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     r.add_argument("--out", required=True)
     c = sub.add_parser("compare", help="the paired difference of two runs on their common boards")

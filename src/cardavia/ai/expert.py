@@ -65,7 +65,7 @@ class ExpertAgent:
         t0 = time.perf_counter()
         cnt = hand_counts(obs)
         game = game_ai(obs.game)
-        return game.decision(obs, cnt, game.search(obs, cnt, self.search, t0))
+        return game.expert_decision(obs, cnt, game.search(obs, cnt, self.search, t0))
 
     def choose_return(self, obs: Observation) -> ReturnDecision:
         return game_ai(obs.game).return_decision(obs)

@@ -99,11 +99,19 @@ class GameAI:
     hard: str
     #: the card-location model's parts
     locate: Locate
+    #: the ``expert``'s concrete cards for a pattern (Guandan: sparing a straight flush it
+    #: holds aside, :func:`cardavia.ai.guandan.search.expert_combo`)
+    expert_combo: Callable[[Observation, Pattern, list[int]], Combo]
 
     def decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
         """The agent's answer: the chosen pattern made concrete on this hand, with its reason."""
         move, why = choice
         return Decision.of(None if move is None else self.combo(obs, move, cnt), why)
+
+    def expert_decision(self, obs: Observation, cnt: list[int], choice: Choice) -> Decision:
+        """The ``expert``'s answer: as :meth:`decision`, the cards chosen by :attr:`expert_combo`."""
+        move, why = choice
+        return Decision.of(None if move is None else self.expert_combo(obs, move, cnt), why)
 
     def return_decision(self, obs: Observation) -> ReturnDecision:
         """The tribute return for ``obs``, by the basic policy (every agent but ``random``)."""
@@ -122,6 +130,7 @@ GAMES: dict[str, GameAI] = {
             lambda code, o: gd_locate.code_class(code, o.level or 2),
             gd_locate.FILE, GuandanDeal.fresh,
         ),
+        expert_combo=gd_search.expert_combo,
     ),
     RunFastDeal.game: GameAI(
         rf_basic.legal, rf_basic.combo, rf_basic.decide, rf_basic.decide_as, rf_basic.give_back,
@@ -133,6 +142,7 @@ GAMES: dict[str, GameAI] = {
             lambda code, o: rf_locate.code_class(code),
             rf_locate.FILE, RunFastDeal.fresh,
         ),
+        expert_combo=rf_basic.combo,
     ),
 }
 

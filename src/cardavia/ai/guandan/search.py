@@ -40,7 +40,7 @@ from cardavia.cards import counts, guandan_deck
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo, ComboType, Pattern
 from cardavia.rules.guandan.combos import BJ, group_power
-from cardavia.rules.guandan.moves import patterns, rank_counts
+from cardavia.rules.guandan.moves import concretize, patterns, rank_counts
 
 from . import basic, faithful
 from .basic import level_of
@@ -716,18 +716,55 @@ SEARCH_MAX_CARDS = 108
 #: the policy whose move is the search's default (``basic`` tuned, :data:`basic.EXPERT_CONFIG`)
 START = basic.EXPERT_CONFIG
 
+#: hold a natural straight flush aside as a bomb (:func:`basic.flush_to_keep`): the default
+#: move, the candidates and the searcher's rollout units come from the rest of the hand, the
+#: flush is one more bomb unit; 0 = off. Twentieth round (docs/ai.md, "Strength")
+KEEP_FLUSHES = 1
+
+
+def kept_flush(cnt: Sequence[int], level: int) -> tuple[Pattern, list[int]] | None:
+    """The straight flush the expert holds aside (with the rest of the hand), if any."""
+    return basic.flush_to_keep(cnt, level) if KEEP_FLUSHES else None
+
+
+def expert_combo(obs: Observation, pattern: Pattern, cnt: list[int]) -> Combo:
+    """The expert's cards for ``pattern``: from the rest of the hand when a straight flush
+    is held aside and the rest can make it, so a plain play never spends the flush's cards."""
+    level = level_of(obs)
+    kept = kept_flush(cnt, level)
+    if kept is not None and pattern != kept[0]:
+        rest = kept[1]
+        rc, w = rank_counts(rest, level)
+        if remove_pattern(rc, w, pattern.slots)[1] >= 0:
+            return concretize(pattern, rest, level)
+    return concretize(pattern, cnt, level)
+
+
+#: a held straight flush's value as a rollout unit (a bomb's, :func:`plan.group_value`)
+FLUSH_UNIT_VALUE = basic.FLUSH_VALUE
+
 
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
     """The expert's Guandan move (None = pass) and its reason; the search started at ``t0``."""
     level = level_of(obs)
     me = obs.seat
-    default, reason = basic.decide_as(obs, cnt, search.rng, START)
+    kept = kept_flush(cnt, level)
+    hand = cnt  # what the candidates and the searcher's rollout units are made from
+    flush: Pattern | None = None
+    if kept is None:
+        default, reason = basic.decide_as(obs, cnt, search.rng, START)
+    else:
+        view = basic.GdView(me, cnt, level, obs.hand_sizes, obs.top, obs.top_seat)
+        default, reason, _ = basic.choose_keeping(view, START, search.rng, kept)
+        flush, hand = kept
     size = sum(cnt)
     if default is not None and default.size == size:
         return default, reason
     moves = patterns(cnt, level, obs.top)
     if not moves:
         return None, reason
+    if flush is not None:
+        moves = patterns(hand, level, obs.top) + ([flush] if flush.beats(obs.top) else [])
     tracked = track(obs)
     led = last_leads(obs.history, obs.hand_sizes, me, LEAD_MAX_CARDS) if LEAD_EVIDENCE < 1.0 else {}
     turns = (
@@ -736,7 +773,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     )
     if not PLAYS_OF_PARTNER:
         turns = {s: t for s, t in turns.items() if (s - me) % 2}
-    rc, w = rank_counts(cnt, level)
+    rc, w = rank_counts(hand, level)
     plan = best_plan(rc, w, level)
     # exact endgame: all planned plays but one cannot be beaten by any unseen cards
     if obs.top is None and size <= 12 and len(plan.units) <= 4:
@@ -769,7 +806,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         candidates.append(default)
         add_new(candidates, fine or options)
         if ALT_LEADS > 0 and search.max_candidates > 1 and size <= ALT_MAX_CARDS:
-            alts = alternative_leads(cnt, level, plan, candidates, ALT_LEADS)
+            alts = alternative_leads(hand, level, plan, candidates, ALT_LEADS)
             add_new(candidates, [p for p in alts if not _risky_lead(p, opp_sizes, tracked.unseen, level)])
     elif obs.top_seat == (me + 2) % 4:
         # never overtake the partner's winning play by search: pass or the basic move
@@ -780,7 +817,9 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         if plain and obs.top_seat is not None and obs.hand_sizes[obs.top_seat] <= 6:
             # the block that holds: the highest plain reply
             add_new(candidates, [max(plain, key=lambda m: (m.power, -m.wilds))])
-        bomb = _best_bomb(moves, rc, w, level)
+        bomb = _best_bomb([m for m in moves if m != flush], rc, w, level)
+        if bomb is None and flush is not None and flush in moves:
+            bomb = flush
         if bomb is not None:
             add_new(candidates, [bomb])
         add_new(candidates, basic.shortlist(plain, rc, keep=3))
@@ -790,10 +829,15 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     if len(candidates) == 1 or sum(obs.hand_sizes) > SEARCH_MAX_CARDS:
         return default, reason
     mine: list[list[SimUnit]] = []
+    held = [] if flush is None else [SimUnit(flush, FLUSH_UNIT_VALUE, True)]
     for c in candidates:
         if c is None:
+            mine.append([*sim_units(plan, level), *held])
+        elif c == flush:
             mine.append(sim_units(plan, level))
-        else:
+        elif held and remove_pattern(rc, w, c.slots)[1] >= 0:
+            mine.append([*units_after(hand, level, c), *held])
+        else:  # the whole hand's move (a bomb that spends the flush's cards)
             mine.append(units_after(cnt, level, c))
     sizes = list(obs.hand_sizes)
     passes = trailing_passes(obs)
@@ -866,8 +910,11 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
 
 
 __all__ = [
+    "KEEP_FLUSHES",
     "SimUnit",
     "decide",
+    "expert_combo",
+    "kept_flush",
     "own_moves_for",
     "plan_units",
     "policy_for",

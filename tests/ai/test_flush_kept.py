@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -106,3 +107,17 @@ def test_expert_holding_flushes_plays_legal_deals() -> None:
                 held += gd_search.kept_flush(counts(obs.hand), obs.level or 2) is not None
             take_turn(deal, seat, agents[seat])
     assert held > 0
+
+
+def test_a_flush_with_one_wild_only_when_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``FLUSH_WILDS`` 1: the level's heart may fill the flush's gap (G-5.4), and the wild
+    goes with the flush, not into the rest of the hand."""
+    hand = counts(parse_cards("5s 6s 7s 9s 3h Kd Kc"))
+    assert basic.flush_to_keep(hand, 3) is None
+    monkeypatch.setattr(basic, "FLUSH_WILDS", 1)
+    kept = basic.flush_to_keep(hand, 3)
+    assert kept is not None
+    flush, rest = kept
+    assert flush.wilds == 1 and flush.rank == 9
+    assert sorted(str(c) for c in concretize(flush, hand, 3).cards) == ["3h", "5s", "6s", "7s", "9s"]
+    assert rest == counts(parse_cards("Kd Kc"))

@@ -126,7 +126,7 @@ def judge(
     rng = random.Random(seed)
     search = Search(rng, budget_ms=1e9, hard_cap_ms=1e9, max_samples=search_samples)
     pattern, reason = ai.search(obs, cnt, search, time.perf_counter())
-    best = None if pattern is None else ai.combo(obs, pattern, cnt)
+    best = None if pattern is None else ai.expert_combo(obs, pattern, cnt)
     if _same(played, best):
         return Judgement(played, best, 0.0, GOOD, reason, search.last_samples)
     values = _VALUES[obs.game](obs, cnt, [best, played], samples, rng)

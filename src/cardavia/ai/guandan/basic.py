@@ -247,14 +247,18 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
     return None, because("keep_plan_pass", "replying would break the hand's plan; pass")
 
 
-#: the plan-score worth of a straight flush held as a bomb (G-2: above a five-card bomb,
+#: the plan-score worth of a straight flush held as a bomb (G-5.5: above a five-card bomb,
 #: below a six-card one; :func:`plan.group_value` gives those 1.9 and 2.2)
 FLUSH_VALUE = 2.0
+#: a flush held aside may use at most this many of the level's hearts as wilds (G-5.4);
+#: 0 = natural flushes only (twentieth round: 1 is measured in docs/ai.md, not yet kept)
+FLUSH_WILDS = 0
 
 
 def flush_to_keep(cnt: Sequence[int], level: int) -> tuple[Pattern, list[int]] | None:
-    """The natural straight flush worth holding aside as a bomb, and the hand without its
-    cards; None when the hand has none or the plan of the rest loses more than it is worth.
+    """The natural straight flush (with at most :data:`FLUSH_WILDS` wilds) worth holding
+    aside as a bomb, and the hand without its cards; None when the hand has none or the plan
+    of the rest loses more than it is worth.
 
     The planner works on ranks and never plans a straight flush: without this, its cards
     leave as plain plays (``basic`` self-play holds a natural one in 26 % of hands at the
@@ -270,7 +274,7 @@ def flush_to_keep(cnt: Sequence[int], level: int) -> tuple[Pattern, list[int]] |
     base = best_plan(rc, w, level).score
     best: tuple[float, Pattern, list[int]] | None = None
     for p in patterns(cnt, level, None):
-        if p.type != ComboType.STRAIGHT_FLUSH or p.wilds:
+        if p.type != ComboType.STRAIGHT_FLUSH or p.wilds > FLUSH_WILDS:
             continue
         rest = list(cnt)
         for card in concretize(p, cnt, level).cards:

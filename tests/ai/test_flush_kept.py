@@ -28,7 +28,8 @@ def test_a_natural_flush_is_held_and_the_rest_planned() -> None:
     assert [a - b for a, b in zip(hand, rest, strict=True)] == counts(parse_cards("5s 6s 7s 8s 9s"))
 
 
-def test_no_flush_no_wild_flush_and_not_the_whole_hand() -> None:
+def test_no_flush_no_wild_flush_and_not_the_whole_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(basic, "FLUSH_WILDS", 0)
     # a plain straight of mixed suits: nothing to hold
     assert basic.flush_to_keep(counts(parse_cards("5s 6d 7s 8s 9s 3c")), 2) is None
     # a flush only with the level's heart as a wild (level 3: 3h is wild): not natural
@@ -113,6 +114,7 @@ def test_a_flush_with_one_wild_only_when_allowed(monkeypatch: pytest.MonkeyPatch
     """``FLUSH_WILDS`` 1: the level's heart may fill the flush's gap (G-5.4), and the wild
     goes with the flush, not into the rest of the hand."""
     hand = counts(parse_cards("5s 6s 7s 9s 3h Kd Kc"))
+    monkeypatch.setattr(basic, "FLUSH_WILDS", 0)
     assert basic.flush_to_keep(hand, 3) is None
     monkeypatch.setattr(basic, "FLUSH_WILDS", 1)
     kept = basic.flush_to_keep(hand, 3)

@@ -251,8 +251,9 @@ def _follow(view: GdView, cfg: GdConfig, moves: list[Pattern]) -> tuple[Pattern 
 #: below a six-card one; :func:`plan.group_value` gives those 1.9 and 2.2)
 FLUSH_VALUE = 2.0
 #: a flush held aside may use at most this many of the level's hearts as wilds (G-5.4);
-#: 0 = natural flushes only (twentieth round: 1 is measured in docs/ai.md, not yet kept)
-FLUSH_WILDS = 0
+#: 0 = natural flushes only. Twentieth round (docs/ai.md, "Strength"): 1 wins +4.5 ± 2.1
+#: points more than natural flushes only (the expert vs ``basic``, 400 boards, equal samples)
+FLUSH_WILDS = 1
 
 
 def flush_to_keep(cnt: Sequence[int], level: int) -> tuple[Pattern, list[int]] | None:

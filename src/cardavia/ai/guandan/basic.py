@@ -257,7 +257,7 @@ FLUSH_WILDS = 1
 
 
 def flush_to_keep(cnt: Sequence[int], level: int) -> tuple[Pattern, list[int]] | None:
-    """The natural straight flush (with at most :data:`FLUSH_WILDS` wilds) worth holding
+    """The straight flush (natural, or with at most :data:`FLUSH_WILDS` wilds) worth holding
     aside as a bomb, and the hand without its cards; None when the hand has none or the plan
     of the rest loses more than it is worth.
 

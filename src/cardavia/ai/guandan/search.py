@@ -716,7 +716,7 @@ SEARCH_MAX_CARDS = 108
 #: the policy whose move is the search's default (``basic`` tuned, :data:`basic.EXPERT_CONFIG`)
 START = basic.EXPERT_CONFIG
 
-#: hold a natural straight flush aside as a bomb (:func:`basic.flush_to_keep`): the default
+#: hold a straight flush aside as a bomb (:func:`basic.flush_to_keep`): the default
 #: move, the candidates and the searcher's rollout units come from the rest of the hand, the
 #: flush is one more bomb unit; 0 = off. Twentieth round (docs/ai.md, "Strength")
 KEEP_FLUSHES = 1
@@ -738,10 +738,6 @@ def expert_combo(obs: Observation, pattern: Pattern, cnt: list[int]) -> Combo:
         if remove_pattern(rc, w, pattern.slots)[1] >= 0:
             return concretize(pattern, rest, level)
     return concretize(pattern, cnt, level)
-
-
-#: a held straight flush's value as a rollout unit (a bomb's, :func:`plan.group_value`)
-FLUSH_UNIT_VALUE = basic.FLUSH_VALUE
 
 
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
@@ -829,7 +825,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
     if len(candidates) == 1 or sum(obs.hand_sizes) > SEARCH_MAX_CARDS:
         return default, reason
     mine: list[list[SimUnit]] = []
-    held = [] if flush is None else [SimUnit(flush, FLUSH_UNIT_VALUE, True)]
+    held = [] if flush is None else [SimUnit(flush, basic.FLUSH_VALUE, True)]
     for c in candidates:
         if c is None:
             mine.append([*sim_units(plan, level), *held])

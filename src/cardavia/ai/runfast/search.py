@@ -33,6 +33,7 @@ from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from . import basic
 from .belief import Belief, update
+from .chain import SwapChain
 from .endgame import ENDGAME_CARDS, solve_each
 from .evidence import Play, recent_plays
 from .locate import odds
@@ -178,6 +179,23 @@ PLAY_MAX_CARDS = 16
 #: plays read, about a third of samples use them all; issue 15, sixteenth round: 64 tries
 #: play the same, +0.04 ± 0.15 a deal paired on 800 boards)
 SAMPLE_TRIES = 24
+
+
+#: the swap chain (:mod:`cardavia.ai.runfast.chain`): proposals spent at most bringing a
+#: chain's first sampled split to agree with every play read; 0 = off (every sample drawn
+#: afresh). Issue 15, twenty-first round (docs/ai.md, "Strength"): 4 chains of 1 000
+#: proposals +0.60 ± 0.37 a deal on 40 fixed samples (400 boards), but at the clock the
+#: reading takes the samples' time and its draws are alike: −0.59 ± 0.40 at 250 ms
+#: (cheaper chains −0.18 and −0.40): not kept
+CHAIN_BURN = 0
+#: proposals between two samples drawn from the chain
+CHAIN_THIN = 8
+#: chains a decision runs (each from its own fresh sample; the samples taken in turn)
+CHAIN_COUNT = 1
+#: a proposal adding ``d`` violations is accepted with probability ``CHAIN_EPS ** d``
+CHAIN_EPS = 0.1
+#: the latest plays of each other seat the chain reads
+CHAIN_PLAYS = 99
 
 
 def _plays_read(obs: Observation) -> dict[int, list[Play]]:
@@ -655,8 +673,24 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
 
     settled = sum(20.0 if b == me else -10.0 for b in bonuses)  # bonuses already earned
 
+    chain: list[SwapChain] = []  # made at the first samples, inside the search's clock
+    turn = [0]
+    read = (
+        {s: ps for s, ps in recent_plays(obs.history, sizes, me, CHAIN_PLAYS).items() if s != me}
+        if CHAIN_BURN > 0 else {}
+    )
+
     def fresh() -> dict[int, list[int]]:
-        return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+        if CHAIN_BURN <= 0:
+            return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+        turn[0] += 1
+        if len(chain) >= CHAIN_COUNT:
+            return chain[turn[0] % len(chain)].draw(CHAIN_THIN, search.stop_at)
+        start = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+        made = SwapChain(start, tracked.no_reply, read, search.rng, CHAIN_EPS)
+        chain.append(made)
+        made.settle(CHAIN_BURN, search.stop_at)
+        return made.draw(0)
 
     pool: list[dict[int, list[int]]] = []
     if PARTICLES > 0:  # the belief carried from the last decision, read up to now

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from cardavia.rules.combo import Combo
 from cardavia.rules.observation import HistoryEntry
 
+from .chain import pick_rank, swap
 from .evidence import Play, play_ranks, recent_plays
 from .reading import basic_makes, has_reply, misses
 
@@ -164,25 +165,14 @@ def _move(
     """Swap one card between the two hands if the swap still meets every pass and the
     seats' latest plays (a duplicate particle becomes a neighbour); else leave it."""
     a, b = sorted(hands)
-    ra = [r for r in range(15) for _ in range(hands[a][r])]
-    rb = [r for r in range(15) for _ in range(hands[b][r])]
-    if not ra or not rb:
+    x, y = pick_rank(hands[a], rng), pick_rank(hands[b], rng)
+    if x < 0 or y < 0 or x == y:
         return
-    x, y = rng.choice(ra), rng.choice(rb)
-    if x == y:
-        return
-    hands[a][x] -= 1
-    hands[a][y] += 1
-    hands[b][y] -= 1
-    hands[b][x] += 1
+    swap(hands[a], hands[b], x, y)
     ok = all(not has_reply(hands[s], t) for s in (a, b) for t in no_reply.get(s, []))
     if ok:
         ok = all(misses(s, hands[s], plays.get(s, [])) == 0 for s in (a, b))
     if not ok:
-        hands[a][x] += 1
-        hands[a][y] -= 1
-        hands[b][y] += 1
-        hands[b][x] -= 1
-
+        swap(hands[a], hands[b], y, x)
 
 __all__ = ["PLAY_EVIDENCE", "Belief", "Turn", "turns_of", "update"]

@@ -62,7 +62,7 @@ class SwapChain:
         """The state's violations, counting stopped once they reach ``limit``."""
         v = 0
         for s in self.seats:
-            v += self._passes_broken(s)
+            v += self._known(s)[0]
             if v >= limit:
                 return v
         for s in self.seats:
@@ -82,9 +82,6 @@ class SwapChain:
             found = self.memo[key] = [broken] + [-1] * len(self.plays[s])
         return found
 
-    def _passes_broken(self, s: int) -> int:
-        return self._known(s)[0]
-
     def _plays_missed(self, s: int, limit: float) -> int:
         known = self._known(s)
         rc = self.hands[s]
@@ -102,23 +99,17 @@ class SwapChain:
         """One proposal: a random card of one seat for a random card of the other."""
         a, b = self.seats
         ha, hb = self.hands[a], self.hands[b]
-        x = _pick(ha, self.rng)
-        y = _pick(hb, self.rng)
+        x = pick_rank(ha, self.rng)
+        y = pick_rank(hb, self.rng)
         if x < 0 or y < 0 or x == y:
             return
-        ha[x] -= 1
-        ha[y] += 1
-        hb[y] -= 1
-        hb[x] += 1
+        swap(ha, hb, x, y)
         v = self._count(self.violations + GIVE_UP)
         d = v - self.violations
         if d <= 0 or (d < GIVE_UP and self.rng.random() < self.eps**d):
             self.violations = v
             return
-        ha[x] += 1
-        ha[y] -= 1
-        hb[y] += 1
-        hb[x] -= 1
+        swap(ha, hb, y, x)
 
     def settle(self, steps: int, deadline: float = math.inf) -> None:
         """Up to ``steps`` proposals, stopping early once no play is violated."""
@@ -138,8 +129,23 @@ class SwapChain:
         return {s: list(h) for s, h in self.hands.items()}
 
 
-def _pick(rc: Sequence[int], rng: random.Random) -> int:
-    """A rank drawn in proportion to its count (-1 for an empty hand)."""
+def swap(ha: list[int], hb: list[int], x: int, y: int) -> None:
+    """Move one card of rank ``x`` from hand ``ha`` to ``hb`` and one of rank ``y`` back
+    (``swap(ha, hb, y, x)`` undoes it).
+
+    >>> ha, hb = [0, 0, 0, 1, 0], [0, 0, 0, 0, 2]
+    >>> swap(ha, hb, 3, 4)
+    >>> ha, hb
+    ([0, 0, 0, 0, 1], [0, 0, 0, 1, 1])
+    """
+    ha[x] -= 1
+    ha[y] += 1
+    hb[y] -= 1
+    hb[x] += 1
+
+
+def pick_rank(rc: Sequence[int], rng: random.Random) -> int:
+    """A rank of the hand drawn in proportion to its count (-1 for an empty hand)."""
     n = sum(rc[2:15])
     if n == 0:
         return -1
@@ -151,4 +157,4 @@ def _pick(rc: Sequence[int], rng: random.Random) -> int:
     return -1
 
 
-__all__ = ["GIVE_UP", "PASS_WEIGHT", "SwapChain"]
+__all__ = ["GIVE_UP", "PASS_WEIGHT", "SwapChain", "pick_rank", "swap"]

@@ -1,5 +1,7 @@
 """The Run Fast swap chain (:mod:`cardavia.ai.runfast.chain`): it keeps the unseen cards and
-the hand sizes, counts its violations right, finds no fault in the true split, and places
+the hand sizes, counts its violations right (a pass on a play the hand could beat breaks
+R-3.4, must beat; a play ``basic`` would not have made is unexplained), finds no fault in
+the true split, and places
 more cards in the right hand than samples drawn afresh; the expert drawing from it plays
 whole deals legally."""
 

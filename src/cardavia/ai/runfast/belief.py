@@ -175,4 +175,5 @@ def _move(
     if not ok:
         swap(hands[a], hands[b], y, x)
 
+
 __all__ = ["PLAY_EVIDENCE", "Belief", "Turn", "turns_of", "update"]

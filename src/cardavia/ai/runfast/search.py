@@ -186,7 +186,7 @@ SAMPLE_TRIES = 24
 #: afresh). Issue 15, twenty-first round (docs/ai.md, "Strength"): 4 chains of 1 000
 #: proposals +0.60 ± 0.37 a deal on 40 fixed samples (400 boards), but at the clock the
 #: reading takes the samples' time and its draws are alike: −0.59 ± 0.40 at 250 ms
-#: (cheaper chains −0.18 and −0.40): not kept
+#: (cheaper chains −0.16 and −0.30): not kept
 CHAIN_BURN = 0
 #: proposals between two samples drawn from the chain
 CHAIN_THIN = 8
@@ -680,14 +680,16 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         if CHAIN_BURN > 0 else {}
     )
 
+    def afresh() -> dict[int, list[int]]:
+        return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+
     def fresh() -> dict[int, list[int]]:
         if CHAIN_BURN <= 0:
-            return sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
+            return afresh()
         turn[0] += 1
         if len(chain) >= CHAIN_COUNT:
             return chain[turn[0] % len(chain)].draw(CHAIN_THIN, search.stop_at)
-        start = sample_hands(me, sizes, unseen_rc, tracked.no_reply, search.rng, plays=plays, lean=lean)
-        made = SwapChain(start, tracked.no_reply, read, search.rng, CHAIN_EPS)
+        made = SwapChain(afresh(), tracked.no_reply, read, search.rng, CHAIN_EPS)
         chain.append(made)
         made.settle(CHAIN_BURN, search.stop_at)
         return made.draw(0)

@@ -78,9 +78,49 @@ def unit_value(p: Pattern) -> float:
     return 2.0 + (p.rank - 3) / 40.0
 
 
-Choice = tuple[int, int, int] | None  # (kind 1=straight 2=pair run, top, length)
-_MEMO: dict[tuple[int, tuple[int, ...]], tuple[float, Choice]] = {}
-_MEMO_LIMIT = 100_000  # ≈ 35 MB at most (a server runs for weeks: keep it bounded)
+#: plan scores are searched in 1/SCALE points: every unit value is a whole number of them
+#: (singles, pairs and triples step by 0.2, sequences by 0.15 and 0.1 a card, bombs by
+#: 1/40), so a score is exact whatever order its plays are added in, and one memo entry
+#: serves every hand with the same ranks from ``s`` up (issue 15, twenty-second round: a
+#: 16-card plan 4–5× faster than keying the memo by the whole hand)
+SCALE = 40
+#: the memo of the sequence search: ``(rank counts from s up) << 4 | s`` -> the best score
+#: of those ranks in points, times 1024, plus the first sequence taken (0: none;
+#: ``kind << 8 | top << 4 | length``)
+_MEMO: dict[int, int] = {}
+_MEMO_LIMIT = 200_000  # two ints an entry, ≈ 25 MB at most (a server runs for weeks: keep it bounded)
+#: [the UNIT_COST the tables below were made for]; points of a leaf play by rank and count,
+#: of a sequence by kind (1 straight, 2 pair run), top rank and length, and each run's
+#: mask in the hand's key (3 bits a rank)
+_MADE_FOR: list[float] = []
+_LEAF_PTS: list[list[int]] = []
+_SEQ_PTS: list[list[list[int]]] = []
+_RUN_MASK: list[list[int]] = [
+    [sum(1 << (3 * r) for r in range(s, top + 1)) if 3 <= s <= top else 0 for top in range(15)]
+    for s in range(15)
+]
+
+
+def _points(x: float) -> int:
+    return round(x * SCALE)
+
+
+def _tables() -> None:
+    """(Re)make the points tables for the current :data:`UNIT_COST` (a run may set it)."""
+    if _MADE_FOR and _MADE_FOR[0] == UNIT_COST:
+        return
+    cost = _points(UNIT_COST)
+    _LEAF_PTS[:] = [[_points(_LEAF_VALUE[r][c]) - cost if c else 0 for c in range(5)] for r in range(15)]
+    seq = [[[0] * 15 for _ in range(15)] for _ in range(3)]
+    for top in range(3, 15):
+        for length, pat in STRAIGHT.get(top, {}).items():
+            seq[1][top][length] = _points(unit_value(pat)) - cost
+        for length, pat in PAIR_RUN.get(top, {}).items():
+            seq[2][top][length] = _points(unit_value(pat)) - cost
+    _SEQ_PTS[:] = seq
+    _MEMO.clear()
+    _PLANS.clear()
+    _MADE_FOR[:] = [UNIT_COST]
 
 
 _UNITS: dict[Pattern, Unit] = {}
@@ -102,6 +142,7 @@ _PLANS_LIMIT = 50_000  # whole plans by hand (the rollouts re-plan the same hand
 
 def best_plan(rc: list[int]) -> Plan:
     """The best plan of a hand given as Run Fast rank counts (index 2–14)."""
+    _tables()
     key = tuple(rc[:15])
     found = _PLANS.get(key)
     if found is not None:
@@ -116,7 +157,10 @@ def best_plan(rc: list[int]) -> Plan:
 def _plan(work: list[int]) -> Plan:
     if len(_MEMO) > _MEMO_LIMIT:
         _MEMO.clear()
-    score = _search(work, 3)
+    key = 0
+    for r in range(3, 15):
+        key |= work[r] << (3 * r)
+    points = _LEAF_PTS[2][work[2]] + _search(work, 3, key)
     units: list[Unit] = []
     s = 3
     while True:
@@ -124,32 +168,33 @@ def _plan(work: list[int]) -> Plan:
             s += 1
         if s > 13:
             break
-        _, choice = _MEMO[(s, tuple(work))]
-        if choice is None:
+        choice = _MEMO[((key >> (3 * s)) << 4) | s] & 1023
+        if choice == 0:
             s += 1
             continue
-        kind, top, length = choice
-        copies = kind
+        kind, top, length = choice >> 8, (choice >> 4) & 15, choice & 15
         for r in range(top - length + 1, top + 1):
-            work[r] -= copies
-        pat = STRAIGHT[top][length] if kind == 1 else PAIR_RUN[top][length]
-        units.append(unit_of(pat))
+            work[r] -= kind
+        key -= kind * _RUN_MASK[s][top]
+        units.append(unit_of(STRAIGHT[top][length] if kind == 1 else PAIR_RUN[top][length]))
     units.extend(_leaf_units(work))
-    return Plan(score, tuple(units))
+    return Plan(points / SCALE, tuple(units))
 
 
-def _search(rc: list[int], start: int) -> float:
+def _search(rc: list[int], start: int, key: int) -> int:
+    """The best points of the ranks from ``start`` up (``key`` encodes ``rc``, 3 bits a
+    rank): each rank's cards left after the sequences that start there are one leaf play."""
     s = start
     while s <= 13 and rc[s] == 0:
         s += 1
     if s > 13:
-        return _leaf_score(rc)
-    key = (s, tuple(rc))
-    found = _MEMO.get(key)
+        return _LEAF_PTS[14][rc[14]]
+    mkey = ((key >> (3 * s)) << 4) | s
+    found = _MEMO.get(mkey)
     if found is not None:
-        return found[0]
-    best = _search(rc, s + 1)
-    choice: Choice = None
+        return found >> 10
+    best = _LEAF_PTS[s][rc[s]] + _search(rc, s + 1, key)
+    choice = 0
     # straights s … top (length ≥ 5), pair runs s … top (≥ 2 pairs); never break a bomb
     for kind, min_len in ((1, 5), (2, 2)):
         top = s
@@ -158,16 +203,15 @@ def _search(rc: list[int], start: int) -> float:
             if length >= min_len:
                 for r in range(s, top + 1):
                     rc[r] -= kind
-                rest = _search(rc, s)
+                rest = _search(rc, s, key - kind * _RUN_MASK[s][top])
                 for r in range(s, top + 1):
                     rc[r] += kind
-                pat = STRAIGHT[top][length] if kind == 1 else PAIR_RUN[top][length]
-                score = rest + unit_value(pat) - UNIT_COST
-                if score > best:
-                    best = score
-                    choice = (kind, top, length)
+                points = rest + _SEQ_PTS[kind][top][length]
+                if points > best:
+                    best = points
+                    choice = kind << 8 | top << 4 | length
             top += 1
-    _MEMO[key] = (best, choice)
+    _MEMO[mkey] = best * 1024 + choice
     return best
 
 
@@ -198,19 +242,6 @@ def _leaf_value(r: int, c: int) -> float:
 
 
 _LEAF_VALUE = [[_leaf_value(r, c) for c in range(5)] for r in range(15)]
-
-
-def _leaf_score(rc: list[int]) -> float:
-    """The plan score of the leaf plays (the sum in :func:`_leaf_patterns`' order, so the
-    same float as summing their :func:`unit_value`)."""
-    total = 0.0
-    n = 0
-    for r in range(2, 15):
-        c = rc[r]
-        if c:
-            total += _LEAF_VALUE[r][c]
-            n += 1
-    return total - UNIT_COST * n
 
 
 def _leaf_units(rc: list[int]) -> list[Unit]:

@@ -184,14 +184,16 @@ SAMPLE_TRIES = 24
 #: the swap chain (:mod:`cardavia.ai.runfast.chain`): proposals spent at most bringing a
 #: chain's first sampled split to agree with every play read; 0 = off (every sample drawn
 #: afresh). Issue 15, twenty-first round (docs/ai.md, "Strength"): 4 chains of 1 000
-#: proposals +0.60 ± 0.37 a deal on 40 fixed samples (400 boards), but at the clock the
-#: reading takes the samples' time and its draws are alike: −0.59 ± 0.40 at 250 ms
-#: (cheaper chains −0.16 and −0.30): not kept
-CHAIN_BURN = 0
-#: proposals between two samples drawn from the chain
+#: proposals +0.60 ± 0.37 a deal on 40 fixed samples (400 boards), but −0.59 ± 0.40 at the
+#: clock, where the reading took the rollouts' time. Twenty-second round, kept: with the
+#: planner's memo by rank suffix a read costs about a quarter, and 8 chains at the 150 ms
+#: clock gain +0.38 ± 0.36 (boards 7 600–7 999) and +0.40 ± 0.32 (8 000–8 399), paired
+CHAIN_BURN = 1000
+#: proposals between two samples drawn from a chain
 CHAIN_THIN = 8
-#: chains a decision runs (each from its own fresh sample; the samples taken in turn)
-CHAIN_COUNT = 1
+#: chains a decision runs (each from its own fresh sample; the samples taken in turn: 8
+#: chains make the 40 samples five draws of each, less alike than 4 chains' ten)
+CHAIN_COUNT = 8
 #: a proposal adding ``d`` violations is accepted with probability ``CHAIN_EPS ** d``
 CHAIN_EPS = 0.1
 #: the latest plays of each other seat the chain reads

@@ -11,10 +11,11 @@ Per move (both games; each game's steps are in :mod:`cardavia.ai.guandan.search`
    combination of the unseen cards, the unbeatable plays go first — a forced win;
 4. otherwise hidden hands are sampled consistent with the counts and the evidence, shaped
    like real hands (short hands keep their pairs, triples and bombs; Run Fast draws them
-   from swap chains that explain every play of the deal, :mod:`cardavia.ai.runfast.chain`), each candidate is
-   rolled out in every sample with a planner policy close to ``basic`` — or, Guandan, with
-   ≤ 10 cards left, solved exactly on the sampled deal — and a candidate replaces the basic
-   move only when it is clearly better on the same samples (:mod:`cardavia.ai.search`).
+   from swap chains that explain every play of the deal, :mod:`cardavia.ai.runfast.chain`),
+   each candidate is rolled out in every sample with a planner policy close to ``basic`` —
+   or, Guandan, with ≤ 10 cards left, solved exactly on the sampled deal — and a candidate
+   replaces the basic move only when it is clearly better on the same samples
+   (:mod:`cardavia.ai.search`).
 
 The frozen pre-issue-15 version is ``expert_v1`` (:mod:`cardavia.ai.v1`).
 

@@ -10,8 +10,8 @@ proposal that adds ``d`` violations with probability ``eps ** d`` (Metropolis on
 target ``eps ** violations``): against ``basic`` the true split has no violation, and the
 chain reaches splits with none far more often than drawing afresh does. The expert's
 search draws its samples from 8 such chains (``runfast.search.CHAIN_COUNT`` and
-``CHAIN_BURN``; issue 15, twenty-second round, docs/ai.md: +0.28 ± 0.20 a deal against
-two ``basic`` at the 150 ms clock, paired over 1 200 boards).
+``CHAIN_BURN``; issue 15, twenty-second round, docs/ai.md: +0.31 ± 0.18 a deal against
+two ``basic`` at the 150 ms clock, paired over 1 600 boards).
 
 >>> import random
 >>> chain = SwapChain({1: [0] * 15, 2: [0] * 15}, {}, {}, random.Random(1), 0.1)

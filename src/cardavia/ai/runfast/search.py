@@ -187,8 +187,8 @@ SAMPLE_TRIES = 24
 #: proposals +0.60 ± 0.37 a deal on 40 fixed samples (400 boards), but −0.59 ± 0.40 at the
 #: clock, where the reading took the rollouts' time. Twenty-second round, kept: with the
 #: planner's memo by rank suffix a read costs about a quarter, and 8 chains at the 150 ms
-#: clock gain +0.38 ± 0.36, +0.40 ± 0.32 and +0.07 ± 0.36 a deal, paired, on boards
-#: 7 600–7 999, 8 000–8 399 and 8 400–8 799 (4 or 16 chains, 16 swaps apart, another
+#: clock gain +0.38 ± 0.36, +0.40 ± 0.32, +0.07 ± 0.36 and +0.39 ± 0.37 a deal, paired,
+#: on boards 7 600–9 199 in four sets of 400 (4, 10 or 16 chains, 16 swaps apart, another
 #: ``CHAIN_EPS``: no better)
 CHAIN_BURN = 1000
 #: proposals between two samples drawn from a chain

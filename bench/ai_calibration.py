@@ -90,10 +90,17 @@ class Watched:
             true = self.hidden(obs.seat)
             real_sample = module.sample_hands
             module.sample_hands = lambda *a, **k: {s: list(h) for s, h in true.items()}
+            # Run Fast's swap chain would keep a chain started from the true hands and draw
+            # the search's later samples from it: the true row is drawn without the chain
+            burn = getattr(module, "CHAIN_BURN", 0)
+            if burn:
+                module.CHAIN_BURN = 0
             try:
                 true_row = one_sample()
             finally:
                 module.sample_hands = real_sample
+                if burn:
+                    module.CHAIN_BURN = burn
             rows = [one_sample() for _ in range(samples)]
             it = iter(rows)
             got = real_run(search, candidates, default, lambda: next(it), *args, **kwargs)

@@ -107,9 +107,9 @@ def main() -> int:
         else:
             for i in range(args.deals):
                 play_out_agents = table(3, args.seed + i, args.samples)
-                deal = runfast_deal(args.seed * 100_000 + i)
-                while not deal.over:
-                    step(deal, play_out_agents, checker)
+                rf_deal = runfast_deal(args.seed * 100_000 + i)
+                while not rf_deal.over:
+                    step(rf_deal, play_out_agents, checker)
         print(
             f"{game}: {args.deals} deals, {checker.moves} decisions all legal"
             f" ({checker.searched} chosen by search over the basic move, {returns} tribute returns),"

@@ -16,6 +16,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -109,10 +110,10 @@ def main() -> None:
     have_rlcard = rlcard_doudizhu(0.01) is not None
     configs: list[tuple[str, Callable[[], float]]] = []
     for game in ("guandan", "runfast"):
-        configs.append((f"{game} plain", lambda g=game: plain_engine(g, s)))
+        configs.append((f"{game} plain", partial(plain_engine, game, s)))
         for n in (1, 64, 512):
-            configs.append((f"{game} vec {n}", lambda g=game, k=n: vec(g, k, s)))
-        configs.append((f"{game} aec", lambda g=game: aec(g, s)))
+            configs.append((f"{game} vec {n}", partial(vec, game, n, s)))
+        configs.append((f"{game} aec", partial(aec, game, s)))
     if have_rlcard:
         configs.append(("rlcard", lambda: rlcard_doudizhu(s) or 0.0))
     best: dict[str, float] = {}

@@ -56,9 +56,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -66,10 +67,15 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from ws_client import choose, must_act, own_event  # noqa: E402
+if TYPE_CHECKING:  # the same module, as mypy knows it (from the repository's root)
+    from tests.server.ws_client import choose, must_act, own_event
+else:
+    from ws_client import choose, must_act, own_event
 
 try:  # the clients' JSON decoding is their largest cost (and part of every measured response)
-    from orjson import loads as _loads
+    import orjson
+
+    _loads: Callable[[str | bytes], Any] = orjson.loads
 except ImportError:
     _loads = json.loads
 

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 from websockets.asyncio.client import connect
@@ -35,8 +36,12 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 
-from ws_client import choose, must_act  # noqa: E402
+if TYPE_CHECKING:  # the same module, as mypy knows it (from the repository's root)
+    from tests.server.ws_client import choose, must_act
+else:
+    from ws_client import choose, must_act
 
+from cardavia.ai.base import Decision  # noqa: E402
 from cardavia.ai.difficulty import agent_for  # noqa: E402
 from cardavia.ai.runner import decide  # noqa: E402
 from cardavia.rules.observation import observation  # noqa: E402
@@ -63,6 +68,7 @@ def cpu_per_deal(deals: int) -> None:
             expert.act(observation(deal, 0))
             hints += time.process_time() - t0
             d = decide(mine, deal, 0)
+            assert isinstance(d, Decision)  # a match's first deal has no tribute: only plays
             if d.combo is None:
                 table.apply_action(0, Pass())
             else:

@@ -94,6 +94,7 @@ def test_difficulties_are_configurations() -> None:
     hard = agent_for("hard", 3)
     assert isinstance(hard, PerGame)
     for deal, expected in ((guandan_deal(5), "expert_v1_quick"), (runfast_deal(5), "expert_rules")):
+        assert deal.turn is not None
         obs = deal.observation(deal.turn)
         decision = hard.act(obs)
         assert hard.agent(obs).name == expected

@@ -47,7 +47,7 @@ def test_shaped_samples_keep_the_unseen_cards_and_the_passes() -> None:
     top = next(p for p in patterns(fake_cnt([0] * 9 + [1] + [0] * 5)) if p.type is ComboType.SINGLE)
     rng = random.Random(9)
     for _ in range(200):
-        hands = rs.sample_hands(0, [10, 5, 16], pool, {1: [top]}, rng)  # type: ignore[dict-item]
+        hands = rs.sample_hands(0, [10, 5, 16], pool, {1: [top]}, rng)  # type: ignore[list-item]  # a Pattern for a Combo
         assert [hands[1][r] + hands[2][r] for r in range(15)] == pool
         assert sum(hands[1]) == 5
         assert all(hands[1][r] == 0 for r in range(10, 15)) and hands[1][2] == 0

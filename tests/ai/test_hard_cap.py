@@ -15,6 +15,7 @@ from cardavia.ai.runner import guandan_deal, runfast_deal
 from cardavia.ai.search import CAP_MARGIN, OutOfTime, Search, check_clock
 from cardavia.cards import counts, parse_cards
 from cardavia.rules.guandan.moves import patterns as gd_patterns
+from cardavia.rules.runfast.moves import rank_counts as rf_rank_counts
 
 
 def test_a_sample_running_into_the_cap_is_abandoned() -> None:
@@ -71,7 +72,7 @@ def test_guandan_rollout_stops_at_a_passed_deadline() -> None:
     hands, level = _guandan_sample_position()
     units = [gd.units_of(h, level) for h in hands]
     sizes = [sum(h) for h in hands]
-    args = ([list(u) for u in units], list(sizes), 0, None, None, 0, [], 0, False)
+    args = ([list(u) for u in units], list(sizes), 0, None, None, 0, list[int](), 0, False)
     assert abs(gd.rollout(*args)) in (1.5, 2.0, 2.5)  # played out without a deadline ...
     with pytest.raises(OutOfTime):
         gd.rollout([list(u) for u in units], list(sizes), 0, None, None, 0, [], 0, False, 0.0)
@@ -94,8 +95,9 @@ def test_endgame_solve_stops_at_a_passed_deadline() -> None:
 
 def test_runfast_rollout_stops_at_a_passed_deadline() -> None:
     deal = runfast_deal(5)
-    rcs = [rf.rank_counts(counts(deal.hand(s))) for s in range(3)]
+    rcs = [rf_rank_counts(counts(deal.hand(s))) for s in range(3)]
     units = [rf.units_of(list(rc)) for rc in rcs]
+    assert deal.turn is not None
     with pytest.raises(OutOfTime):
         rf.rollout(
             [list(u) for u in units], [list(r) for r in rcs], deal.turn, None, None, 0,

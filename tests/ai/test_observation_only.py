@@ -13,7 +13,7 @@ from cardavia.ai.runner import runfast_deal, step
 from cardavia.ai.v1.agent import ExpertV1Agent
 from cardavia.cards import Card
 from cardavia.observation import Observation
-from cardavia.rules.guandan.deal import GuandanMatch
+from cardavia.rules.guandan.match import GuandanMatch
 from cardavia.rules.trick import TrickDeal
 
 

@@ -19,7 +19,7 @@ from cardavia.ai.base import Agent, Decision, ReturnDecision
 from cardavia.ai.runner import play_out, runfast_deal, step
 from cardavia.cards import parse_cards
 from cardavia.observation import Observation
-from cardavia.rules.guandan.deal import GuandanMatch
+from cardavia.rules.guandan.match import GuandanMatch
 
 from .seats import seat_agents
 

@@ -10,7 +10,7 @@ from cardavia.ai.base import Agent, Decision
 from cardavia.ai.basic import BasicAgent
 from cardavia.ai.runner import play_out, runfast_deal, step
 from cardavia.observation import Observation
-from cardavia.rules.guandan.deal import GuandanMatch
+from cardavia.rules.guandan.match import GuandanMatch
 from cardavia.rules.guandan.moves import all_moves as gd_all_moves
 from cardavia.rules.runfast.moves import all_moves as rf_all_moves
 from cardavia.rules.runfast.moves import patterns as rf_patterns

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Position, sync_playwright
 
 from cardavia.table import Table, TableConfig
 from tests.browser.policy import Move, choose
@@ -234,7 +234,7 @@ def shot(page: Page, name: str) -> None:
 def open_table(page: Page, live: Live, game: str, **body: Any) -> str:
     """Create a table through the API, keep its token like the lobby does, open it."""
     created = live.create(game, **body)
-    table_id = created["table_id"]
+    table_id: str = created["table_id"]
     page.goto(f"{live.http}/")
     page.evaluate(
         "([k, v]) => localStorage.setItem(k, v)", [f"cardavia.token.{table_id}", created["token"]]
@@ -289,7 +289,7 @@ def wait_after(page: Page, before: int) -> None:
 
 #: Where a person clicks a card of the fan: its visible top-left corner (the next card
 #: covers the rest of it).
-CORNER = {"x": 6, "y": 10}
+CORNER: Position = {"x": 6, "y": 10}
 
 
 def _unselected(page: Page, card: str) -> Any:

@@ -117,6 +117,6 @@ def test_browser_readings_match_the_engine(page: Page, live: Live) -> None:
         got_keys = [(t, r, tuple(a)) for t, r, a in got]
         assert sorted(got_keys, key=str) == sorted(want, key=str), (
             f"Guandan {' '.join(map(str, cards))} at level {level}")
-    for (cards, opening), want, got in zip(rf, rf_truth, rf_js, strict=True):
-        assert [tuple(x) for x in got] == want, f"Run Fast {' '.join(map(str, cards))} {opening}"
+    for (cards, opening), rf_want, got in zip(rf, rf_truth, rf_js, strict=True):
+        assert [tuple(x) for x in got] == rf_want, f"Run Fast {' '.join(map(str, cards))} {opening}"
     assert beats_js == pair_truth

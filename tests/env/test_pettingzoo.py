@@ -10,6 +10,7 @@ from pettingzoo.test import api_test, seed_test
 
 from cardavia.env import guandan_v0, runfast_v0
 from cardavia.env.aec import CardaviaEnv
+from cardavia.rules.guandan.match import GuandanMatch
 
 MODULES = {"guandan": guandan_v0, "runfast": runfast_v0}
 
@@ -65,10 +66,12 @@ def test_match_mode_plays_on_with_tribute_and_levels() -> None:
     env = guandan_v0.env(match=True, max_deals=4)
     env.reset(seed=3)
     totals = _play_random(env, 3)
-    assert env.deals_played == 4 or (env.matchplay is not None and env.matchplay.match_winner is not None)
+    match = env.matchplay
+    assert isinstance(match, GuandanMatch)  # Guandan's series: levels, tribute
+    assert env.deals_played == 4 or match.match_winner is not None
     assert sum(totals.values()) == 0
-    assert env.matchplay is not None and len(env.matchplay.finished) == env.deals_played
-    assert any(d.tributes or d.tribute_cancelled for d in env.matchplay.finished[1:])
+    assert len(match.finished) == env.deals_played
+    assert any(d.tributes or d.tribute_cancelled for d in match.finished[1:])
 
 
 def test_explicit_deal_and_seeding() -> None:

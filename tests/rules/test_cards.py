@@ -64,7 +64,7 @@ def test_check_in_deck_refuses_missing_cards_and_extra_copies() -> None:
 def test_cards_are_immutable_singletons() -> None:
     c = Card.parse("7h")
     with pytest.raises(AttributeError):
-        c.rank = Rank.TWO  # type: ignore[misc]
+        c.rank = Rank.TWO
     assert Card(Rank.SEVEN, c.suit) is c
 
 

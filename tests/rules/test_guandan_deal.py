@@ -16,7 +16,8 @@ from cardavia.rules.errors import (
     IllegalPlay,
     NotYourTurn,
 )
-from cardavia.rules.guandan.deal import GuandanDeal, GuandanMatch, deal_hands
+from cardavia.rules.guandan.deal import GuandanDeal, deal_hands
+from cardavia.rules.guandan.match import GuandanMatch
 from cardavia.rules.guandan.tribute import partner
 
 from .helpers import gd_deal

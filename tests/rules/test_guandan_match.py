@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardavia.rules.errors import RulesError
-from cardavia.rules.guandan.deal import GuandanMatch
-from cardavia.rules.guandan.match import settle_deal
+from cardavia.rules.guandan.match import GuandanMatch, settle_deal
 
 
 @pytest.mark.parametrize(("places", "advance"), [([0, 2, 1, 3], 3), ([0, 1, 2, 3], 2), ([0, 1, 3, 2], 1)])
@@ -68,7 +67,7 @@ def test_g_1_8_and_g_6_2_bombs_give_no_extra_points() -> None:
 
 def test_g_6_3_the_match_continues_with_tribute_until_won_then_restarts() -> None:
     from cardavia.ai import make_agent
-    from cardavia.selfplay import play_out
+    from cardavia.ai.runner import play_out
 
     match = GuandanMatch(seed=21)
     agents = [make_agent("random", s) for s in range(4)]

@@ -111,7 +111,7 @@ def test_classification_ignores_card_order(hand: list[Card], level: int, rnd: ra
 @given(st.integers(min_value=0, max_value=10_000))
 def test_card_conservation_through_whole_deals(seed: int) -> None:
     from cardavia.ai import make_agent
-    from cardavia.rules.guandan.deal import GuandanMatch
+    from cardavia.rules.guandan.match import GuandanMatch
     from cardavia.selfplay import step
 
     match = GuandanMatch(seed)

@@ -20,7 +20,8 @@ from cardavia.rules.errors import (
     NotYourTurn,
     RulesError,
 )
-from cardavia.rules.runfast.deal import RunFastDeal, RunFastSession, deal_hands
+from cardavia.rules.runfast.deal import RunFastDeal, deal_hands
+from cardavia.rules.runfast.session import RunFastSession
 
 
 def make(*hands: str) -> RunFastDeal:

@@ -51,7 +51,7 @@ class CheckingClient:
             event=event,
             match=table.match_json(),
             seats=[SeatInfo(**s) for s in table.seats_json()],
-            phase=table.phase,  # type: ignore[arg-type]
+            phase=table.phase,
             **reasons,
         ).model_dump_json(exclude_unset=True)
         assert text == expected

@@ -33,6 +33,7 @@ def _stored_creator(live: LiveServer, table_id: str) -> int:
             config = conn.execute(sa.text("SELECT config FROM tables WHERE id = :t"), {"t": table_id}).scalar()
     finally:
         engine.dispose()
+    assert config is not None
     return int(json.loads(config)["friends"]["creator"])
 
 

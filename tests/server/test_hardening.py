@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from cardavia.ai.legal import abstract_moves
 from cardavia.observation import observation
@@ -243,6 +244,7 @@ def test_m1_fuzzed_frames_at_a_live_table_never_get_a_server_error(tmp_path: Pat
                 except TimeoutError:
                     break
                 assert late.get("code") != "server_error", (frame, late)
+            assert seat.last_state is not None
             if state["observation"]["phase"] == "over" or seat.last_state["observation"]["phase"] == "over":
                 seat.send({"type": "next_deal"})
                 seat.recv_until(lambda m: m["type"] == "state" and m["event"] is not None
@@ -300,7 +302,7 @@ def test_m3_loads_of_one_table_do_not_hold_up_another(tmp_path: Path,
         registry.rooms.clear()  # both are only in the database now
         real = Table.rebuild.__func__  # type: ignore[attr-defined]
 
-        def rebuild(cls: type[Table], config: Any, log: Any, **kw: Any) -> Table:
+        def rebuild(cls: type[Table], /, config: Any, log: Any, **kw: Any) -> Table:
             if config.seed == 77:
                 time.sleep(3.0)  # a table with a very long log
             table: Table = real(cls, config, log, **kw)
@@ -392,7 +394,9 @@ def test_m4_one_hint_in_flight_per_table(server: LiveServer) -> None:
 def test_m4_new_tables_and_expert_tables_per_client_are_capped(tmp_path: Path) -> None:
     limits = Limits(create_burst=4, create_rate=0.01, expert_tables_per_client=2)
     with live_server(tmp_path, "m4caps", limits=limits) as live:
-        post = lambda body: httpx.post(f"{live.http}/api/tables", json=body, timeout=30)  # noqa: E731
+        def post(body: dict[str, Any]) -> httpx.Response:
+            return httpx.post(f"{live.http}/api/tables", json=body, timeout=30)
+
         expert = {"game": "guandan", "difficulty": "expert", "partner": "expert"}
         assert post(expert).status_code == 200
         assert post(expert).status_code == 200
@@ -525,8 +529,8 @@ def test_l7_foreign_hosts_and_origins_are_refused(server: LiveServer) -> None:
     created = server.create("runfast", difficulty="easy", seed=1)
     url = f"{server.ws}/ws/tables/{created['table_id']}?token={created['token']}"
     with pytest.raises(InvalidStatus):
-        connect(url, origin="http://evil.example", open_timeout=5)  # type: ignore[arg-type]
-    with connect(url, origin=f"http://127.0.0.1:{server.port}", open_timeout=5) as ws:  # type: ignore[arg-type]
+        connect(url, origin=Origin("http://evil.example"), open_timeout=5)
+    with connect(url, origin=Origin(f"http://127.0.0.1:{server.port}"), open_timeout=5) as ws:
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
 
 

@@ -38,7 +38,7 @@ NEAR_VALID = st.fixed_dictionaries(
 )
 
 SEGMENT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="/?#"),
+    alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="/?#"),
     min_size=0,
     max_size=30,
 )

@@ -69,6 +69,7 @@ def test_review_of_a_finished_deal(server: LiveServer) -> None:
     assert review["deal"] == 0 and review["seat"] == 0
     events = server.stored_events(table_id)
     span = deal_spans(events)[0]
+    assert span.end is not None  # the first deal is over
     mine = [
         i + 1 for i in range(span.start + 1, span.end + 1)
         if events[i]["event"] in ("played", "passed") and events[i]["seat"] == 0

@@ -61,8 +61,12 @@ def test_shutdown_finishes_the_calls_already_given() -> None:
     worker = Worker("test-worker")
     done: list[int] = []
 
+    def job(i: int) -> None:
+        time.sleep(0.01)
+        done.append(i)
+
     async def scenario() -> None:
-        futures = [asyncio.ensure_future(worker.run(lambda i=i: (time.sleep(0.01), done.append(i)))) for i in range(3)]
+        futures = [asyncio.ensure_future(worker.run(job, i)) for i in range(3)]
         await asyncio.sleep(0)
         worker.shutdown(wait=True)
         await asyncio.gather(*futures)

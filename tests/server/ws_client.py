@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 from cardavia.ai.legal import abstract_moves, to_combo
 from cardavia.cards import Card, Rank, card_strings, parse_cards
 from cardavia.observation import Observation
 from cardavia.rules.combo import Combo
+
+
+class SeatConn(Protocol):
+    """What :func:`answer` and :func:`drive` need of a seat (``tests.server.conftest.Seat``)."""
+
+    @property
+    def last_state(self) -> dict[str, Any] | None: ...
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def recv_until(self, predicate: Callable[[dict[str, Any]], object]) -> dict[str, Any]: ...
 
 
 def _readings(game: str, cards: list[Card], level: int | None) -> list[Combo]:
@@ -67,7 +78,7 @@ def must_act(o: dict[str, Any]) -> bool:
     """Whether the seat of this observation is awaited."""
     if o["phase"] == "tribute":
         return any(r["from"] == o["seat"] for r in o["pending_returns"])
-    return o["phase"] == "play" and o["turn"] == o["seat"]
+    return bool(o["phase"] == "play" and o["turn"] == o["seat"])
 
 
 def choose(o: dict[str, Any], seed: int, pass_rate: float = 0.3) -> dict[str, Any]:
@@ -96,15 +107,15 @@ def own_event(message: dict[str, Any], seat: int, sent: dict[str, Any]) -> bool:
         return False
     kind = sent["type"]
     if kind == "play":
-        return event["event"] == "played" and event["seat"] == seat
+        return bool(event["event"] == "played" and event["seat"] == seat)
     if kind == "pass":
-        return event["event"] == "passed" and event["seat"] == seat
+        return bool(event["event"] == "passed" and event["seat"] == seat)
     if kind == "return":
-        return event["event"] == "returned" and event["from"] == seat
+        return bool(event["event"] == "returned" and event["from"] == seat)
     if kind in ("next_deal", "restart"):
-        return event["event"] == "deal_started"
+        return bool(event["event"] == "deal_started")
     if kind == "resign":
-        return event["event"] == "resigned"
+        return bool(event["event"] == "resigned")
     return False
 
 
@@ -131,10 +142,10 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def answer(seat_conn: Any, me: int, message: dict[str, Any]) -> dict[str, Any]:
+def answer(seat_conn: SeatConn, me: int, message: dict[str, Any]) -> dict[str, Any]:
     """Send ``message`` and return the server's answer to it (resolving ``ambiguous``)."""
     seat_conn.send(message)
-    reply: dict[str, Any] = seat_conn.recv_until(lambda m: own_event(m, me, message))
+    reply = seat_conn.recv_until(lambda m: own_event(m, me, message))
     if reply["type"] == "error" and reply["code"] == "ambiguous":
         option = reply["options"][0]
         retry = {**message, "interpretation": {"type": option["type"], "rank": option["rank"]}}
@@ -145,7 +156,13 @@ def answer(seat_conn: Any, me: int, message: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-def drive(seat_conn: Any, me: int, seed: int, until: Any, timeout: float = 60) -> dict[str, Any]:
+def drive(
+    seat_conn: SeatConn,
+    me: int,
+    seed: int,
+    until: Callable[[dict[str, Any]], object],
+    timeout: float = 60,
+) -> dict[str, Any]:
     """Play the seat's moves until ``until(state)`` holds; return that state."""
     import time
 

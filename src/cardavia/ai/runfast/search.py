@@ -375,6 +375,8 @@ FAITHFUL_SELF = 0
 #: the other seats of the exact endgame make ``basic``'s own move (the rollouts keep the
 #: planned-unit policy): the endgame's value is the searcher's best reply to the other
 #: seats' model, and a best reply finds every place the model is wrong; 0 = off
+#: (twenty-third round: +0.03 ± 0.06 a deal paired at the clock over 1 600 boards, for
+#: 12 % more CPU: not kept)
 FAITHFUL_ENDGAME = 0
 
 
@@ -623,6 +625,12 @@ START = basic.EXPERT_CONFIG
 #: +0.24 ± 0.15 a deal over 40, paired at the 150 ms clock on 1 600 fresh boards (9 200–
 #: 10 799; 86 % of searches reach the 80, median 57 ms a search)
 SAMPLE_CAP = 80
+#: the search's candidates at most (0: the agent's ``max_candidates``, 6 for ``expert``)
+CANDIDATES = 0
+#: the weakest planned leads, and the follows that keep the best plan, tried as candidates
+#: (twenty-third round: 9 candidates of 6 tried, −0.09 ± 0.20 and −0.19 ± 0.21 a deal paired
+#: at the clock on two sets of 400 boards: more candidates, more overrides on noise)
+TRIED = 4
 
 
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
@@ -657,7 +665,7 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         )
         if opp_min <= 2:  # an opponent close to going out: nothing it can follow
             leads = [u for u in leads if u.size > opp_min] or leads[-1:]
-        add_new(candidates, [u.pattern for u in leads[:4] + leads[-1:]])
+        add_new(candidates, [u.pattern for u in leads[:TRIED] + leads[-1:]])
     else:
         ranked = sorted(
             moves,
@@ -667,11 +675,11 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         if plain and obs.top_seat is not None and opp_min <= 3:
             add_new(candidates, [max(plain, key=lambda m: m.power)])  # the block that holds
         add_smallest_bomb(candidates, moves)
-        add_new(candidates, ranked[:4])
+        add_new(candidates, ranked[:TRIED])
     solved = sum(obs.hand_sizes) <= ENDGAME_CARDS
     if solved:  # solved exactly: every legal move may compete
         add_new(candidates, moves)
-    candidates = candidates[: search.max_candidates]
+    candidates = candidates[: CANDIDATES or search.max_candidates]
     if len(candidates) == 1:
         return default, reason
     mine = [units_of(rc) if c is None else units_after(rc, c) for c in candidates]

@@ -326,3 +326,26 @@ def test_an_expert_with_information_set_plans_plays_whole_deals(monkeypatch: pyt
         )
         assert deal.over
     assert max(searched) == 8
+
+
+def test_faithful_endgame_gives_the_endgame_basics_own_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    # FAITHFUL_ENDGAME: the exact endgame's other seats (policy_move) make basic's own move;
+    # off, they follow the planned-unit policy, which differs from basic on some positions
+    from cardavia.ai.runner import runfast_deal
+    from cardavia.rules.runfast.moves import patterns_of_ranks, rank_counts
+
+    differ = 0
+    for seed in range(4):
+        deal = runfast_deal(7400 + seed)
+        rcs = [rank_counts(deal.cnt[s]) for s in range(3)]
+        tops = [None, *[p for p in patterns_of_ranks(rcs[0]) if p.tier == 0][:12]]
+        for top in tops:
+            for seat in (1, 2):
+                basic_move = rs.faithful_move(seat, rcs, top)
+                monkeypatch.setattr(rs, "FAITHFUL_ENDGAME", 1)
+                assert rs.policy_move(seat, rcs, top) == basic_move
+                monkeypatch.setattr(rs, "FAITHFUL_ENDGAME", 0)
+                unit_move = rs.policy_move(seat, rcs, top)
+                assert unit_move == rs.policy_choice(seat, rs.units_of(list(rcs[seat])), rcs, top)[1]
+                differ += unit_move != basic_move
+    assert differ > 0  # the knob changes the endgame's model on these positions

@@ -391,7 +391,7 @@ def faithful_move(
 def policy_move(seat: int, rcs: Sequence[Sequence[int]], top: Pattern | Combo | None) -> Pattern | None:
     """The rollout policy's play (None = pass) for ``seat``, planning its hand afresh (as
     ``basic`` does every turn): the other seats of the exact endgame in policy mode
-    (``basic``'s own move with :data:`FAITHFUL_OTHERS`)."""
+    (``basic``'s own move with :data:`FAITHFUL_OTHERS` or :data:`FAITHFUL_ENDGAME`)."""
     if FAITHFUL_OTHERS or FAITHFUL_ENDGAME:
         return faithful_move(seat, rcs, top)
     return policy_choice(seat, units_of(list(rcs[seat])), rcs, top, OTHERS_LEAD)[1]

@@ -623,7 +623,8 @@ START = basic.EXPERT_CONFIG
 #: about 30 % of the CPU. Twenty-third round: with the swap chain the samples are five
 #: draws from each of 8 chains, alike within a chain, and 80 samples (ten a chain) gain
 #: +0.24 ± 0.15 a deal over 40, paired at the 150 ms clock on 1 600 fresh boards (9 200–
-#: 10 799; 86 % of searches reach the 80, median 57 ms a search)
+#: 10 799; 86 % of searches reach the 80, median 57 ms a search); a fifth set, after the
+#: choice (10 800–11 199): +0.26 ± 0.30
 SAMPLE_CAP = 80
 #: the search's candidates at most (0: the agent's ``max_candidates``, 6 for ``expert``)
 CANDIDATES = 0

@@ -55,6 +55,7 @@ MODULES: tuple[str, ...] = (
     "cardavia.ai.runfast.belief",
     "cardavia.ai.runfast.endgame",
     "cardavia.ai.runfast.evidence",
+    "cardavia.ai.runfast.joint",
     "cardavia.ai.runfast.plan",
     "cardavia.ai.runfast.reading",
     "cardavia.ai.runfast.search",

@@ -24,7 +24,16 @@ from dataclasses import dataclass
 
 from cardavia.ai.reasons import Reason, because, combo_arg
 from cardavia.ai.rollout import last_plays_lead, lead_weakest
-from cardavia.ai.search import SIGNIFICANCE, Search, add_new, add_smallest_bomb, check_clock, trailing_passes
+from cardavia.ai.search import (
+    CAP_MARGIN,
+    SIGNIFICANCE,
+    OutOfTime,
+    Search,
+    add_new,
+    add_smallest_bomb,
+    check_clock,
+    trailing_passes,
+)
 from cardavia.ai.tracking import Tracked, unseen_cards
 from cardavia.cards import counts, runfast_deck
 from cardavia.observation import Observation
@@ -36,6 +45,7 @@ from .belief import Belief, update
 from .chain import SwapChain
 from .endgame import ENDGAME_CARDS, solve_each
 from .evidence import Play, recent_plays
+from .joint import solve_joint
 from .locate import odds
 from .plan import Plan, Unit, best_plan, power_of, remove_pattern
 from .reading import basic_move, fake_cnt, has_reply, misses
@@ -632,6 +642,11 @@ CANDIDATES = 0
 #: (twenty-third round: 9 candidates of 6 tried, −0.09 ± 0.20 and −0.19 ± 0.21 a deal paired
 #: at the clock on two sets of 400 boards: more candidates, more overrides on noise)
 TRIED = 4
+#: with at most this many cards in play the exact endgame is solved over all the sampled
+#: deals at once, one plan for the deals the searcher cannot tell apart
+#: (:mod:`cardavia.ai.runfast.joint`: no strategy fusion), after the deals' own solves,
+#: in the time left before the hard cap; 0 = off
+JOINT_CARDS = 0
 
 
 def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple[Pattern | None, Reason]:
@@ -721,6 +736,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         search.belief = update(carried, me, obs.history, sizes, PARTICLES, fresh, search.rng, tracked.no_reply)
         pool = search.belief.particles
     drawn = [0]
+    joint = solved and sum(obs.hand_sizes) <= JOINT_CARDS
+    deals: list[list[list[int]]] = []  # the sampled deals, for the joint solve
 
     def one_sample() -> list[float]:
         if pool:
@@ -732,6 +749,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         exact: list[float | None] = [None] * len(candidates)
         if solved:  # the searcher's best reply to the rollout policy, exact on this deal
             full = [rc if s == me else hands[s] for s in range(SEATS)]
+            if joint:
+                deals.append(full)
             exact = solve_each(
                 full, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 played_any=tracked.played_any, standing=standing, me=me, firsts=candidates,
@@ -762,6 +781,12 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             keys.append(key)
         return values
 
+    def one_plan(rows: list[list[float]]) -> list[list[float]]:
+        return joint_rows(
+            rows, deals, candidates, settled, me=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
+            played_any=tracked.played_any, standing=standing, deadline=t0 + search.hard_cap - CAP_MARGIN,
+        )
+
     # an open-loop second move (NEXT_PLANS): each candidate once per plan of the searcher's
     # next turn, the same plan on every sampled deal; the gate compares the best of them
     plans = 1 if solved else max(1, NEXT_PLANS, NEXT_INFOSETS)
@@ -773,10 +798,47 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
             reduce=lambda rows: crossfit_next(rows, keys[: len(rows)], plans, NEXT_MARGIN),
         )
     if plans == 1:
-        return search.run(candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
+        return search.run(
+            candidates, default, one_sample, t0, reason, GATE, SAMPLE_CAP, reduce=one_plan if joint else None
+        )
     paired = [c for c in candidates for _ in range(plans)]
     move, why = search.run(paired, default, one_sample, t0, reason, GATE, SAMPLE_CAP)
     return (default, reason) if move == default else (move, why)
+
+
+def _rolled_out(
+    me: int, rcs: list[list[int]], turn: int, top: Pattern | Combo | None, top_seat: int | None, passes: int,
+    played: tuple[bool, ...], standing: int | None,
+) -> float:
+    """``me``'s rollout value of a sampled deal from a position of the joint endgame,
+    bonuses from here on (the rollout policy for every seat)."""
+    units = [units_of(list(r)) for r in rcs]
+    return rollout(
+        units, [list(r) for r in rcs], turn, top, top_seat, passes, list(played), [], standing, me, False
+    )
+
+
+def joint_rows(
+    rows: list[list[float]], deals: Sequence[Sequence[Sequence[int]]], candidates: Sequence[Pattern | None],
+    settled: float, *, me: int, top: Pattern | Combo | None, top_seat: int | None, passes: int,
+    played_any: Sequence[bool], standing: int | None, deadline: float,
+) -> list[list[float]]:
+    """The search's rows (one a sampled deal, one value a candidate) valued again by the
+    joint endgame (:mod:`cardavia.ai.runfast.joint`, ``deals`` the sampled deals of the
+    rows, in order; ``settled`` the bonuses already earned): each candidate on each deal
+    under one plan for the deals the searcher cannot tell apart. The rows unchanged when
+    the joint solve runs out of nodes or of time."""
+    try:
+        got = solve_joint(
+            deals[: len(rows)], turn=me, top=top, top_seat=top_seat, passes=passes, played_any=played_any,
+            standing=standing, me=me, firsts=candidates, policy=policy_move, deadline=deadline,
+            alone=_rolled_out,
+        )
+    except OutOfTime:
+        return rows
+    if got is None:
+        return rows
+    return [[settled + got[k][i] for k in range(len(candidates))] for i in range(len(rows))]
 
 
 def _slots_rc(m: Pattern) -> list[int]:
@@ -791,6 +853,7 @@ __all__ = [
     "decide",
     "fake_cnt",
     "has_reply",
+    "joint_rows",
     "rollout",
     "sample_hands",
     "settle_scores",

@@ -81,3 +81,31 @@ def test_random_hands_often_contradict_the_plays_and_the_evidence_cuts_that(
     assert plain > 0.2 * total  # the information is there
     assert weighed < 0.5 * plain  # and the weighing uses it
     print(f"plays contradicted: {plain}/{total} unweighed, {weighed}/{total} at 0.1")
+
+
+def test_basics_remembered_moves_are_the_moves_it_makes_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``reading.basic_move`` keeps the moves it has worked out; asked again (the same hand,
+    hand sizes, play to answer and configuration) it answers as ``basic`` does afresh, and
+    a different configuration is a different question. A full memo is cleared, not grown."""
+    from cardavia.ai.runfast import basic, reading
+
+    rng = random.Random(4)
+    deck = [r for r in range(3, 14) for _ in range(4)] + [14] * 3 + [2]
+    tight = basic.RfConfig(lead_size_bonus=0.6)
+    for _ in range(300):
+        rng.shuffle(deck)
+        rc = [0] * 15
+        for r in deck[: rng.randint(1, 16)]:
+            rc[r] += 1
+        sizes = [sum(rc), rng.randint(1, 16), rng.randint(1, 16)]
+        top = rng.choice([None, *search.patterns(reading.fake_cnt(rc), None)[:5]])
+        for cfg in (None, tight):
+            view = basic.RfView(0, reading.fake_cnt(rc), sizes, top, None, False)
+            fresh = basic.choose(view, reading._BASIC_CFG if cfg is None else cfg, random.Random(0))[0]
+            assert reading.basic_move(0, rc, sizes, top, cfg) == fresh
+            assert reading.basic_move(0, rc, sizes, top, cfg) == fresh  # remembered
+    monkeypatch.setattr(reading, "MEMO_SIZE", 3)
+    reading._MEMO.clear()
+    for k in range(10):
+        reading.basic_move(0, [0] * 3 + [1] * (k + 1) + [0] * (11 - k), [k + 1, 5, 5], None)
+        assert len(reading._MEMO) <= 3

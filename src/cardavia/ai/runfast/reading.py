@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardavia.ai.alphabeta import play_key
 from cardavia.ai.tracking import same_turn
 from cardavia.cards import N_CODES
 from cardavia.rules.combo import Combo, Pattern
@@ -17,6 +18,11 @@ from .evidence import Play
 
 _BASIC_CFG = basic.RfConfig()
 _BASIC_RNG = random.Random(0)  # basic draws only for loose moves, and these have none
+#: ``basic``'s moves already worked out: (seat, rank counts, hand sizes, the play to
+#: answer, configuration) → move. The chain's readings and the faithful rollouts ask the
+#: same questions many times a decision; cleared when it holds :data:`MEMO_SIZE` entries
+_MEMO: dict[tuple[object, ...], Pattern | None] = {}
+MEMO_SIZE = 1 << 18
 
 
 def fake_cnt(rc: Sequence[int]) -> list[int]:
@@ -39,8 +45,17 @@ def basic_move(
     """The move (None = pass) of ``basic`` configured by ``cfg`` (None: its defaults) for
     ``seat`` holding ``rc``, with the hand sizes ``sizes`` and ``top`` to answer (None: a
     lead)."""
+    cfg = _BASIC_CFG if cfg is None else cfg
+    key = (seat, tuple(rc), tuple(sizes), play_key(top), cfg)
+    if key in _MEMO:
+        return _MEMO[key]
     view = basic.RfView(seat, fake_cnt(rc), sizes, top, None, False)
-    return basic.choose(view, _BASIC_CFG if cfg is None else cfg, _BASIC_RNG)[0]
+    move = basic.choose(view, cfg, _BASIC_RNG)[0]
+    if cfg.noise <= 0:  # a noisy configuration draws: never the same answer twice
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = move
+    return move
 
 
 def basic_makes(seat: int, rc: Sequence[int], sizes: Sequence[int], top: Combo | None, combo: Combo) -> bool:

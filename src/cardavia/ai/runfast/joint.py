@@ -138,9 +138,12 @@ class _Joint:
                 v = self.alone(self.me, rcs, turn, top, top_seat, passes, played, standing)
             self.visit(solver.budget.nodes - 1)
             return {i: v}
+        # every card played is public, so the first deal's hands and the group's deals
+        # fix every deal's hands
+        first = next(iter(group.values()))
         key = (
-            turn, play_key(top), top_seat, passes, played, standing,
-            tuple((i, tuple(tuple(h) for h in rcs)) for i, rcs in group.items()),
+            turn, play_key(top), top_seat, passes, played, standing, tuple(group),
+            tuple(tuple(h) for h in first),
         )
         found = self.memo.get(key)
         if found is not None:

@@ -15,7 +15,7 @@ from cardavia.ai.runfast.reading import misses
 from cardavia.ai.runfast.search import sample_hands, track
 from cardavia.ai.runner import runfast_deal
 from cardavia.observation import Observation
-from cardavia.rules.runfast.moves import rank_counts
+from cardavia.rules.runfast.moves import patterns, rank_counts
 
 from .seats import decisions_with_hands
 
@@ -98,7 +98,7 @@ def test_basics_remembered_moves_are_the_moves_it_makes_afresh(monkeypatch: pyte
         for r in deck[: rng.randint(1, 16)]:
             rc[r] += 1
         sizes = [sum(rc), rng.randint(1, 16), rng.randint(1, 16)]
-        top = rng.choice([None, *search.patterns(reading.fake_cnt(rc), None)[:5]])
+        top = rng.choice([None, *patterns(reading.fake_cnt(rc), None)[:5]])
         for cfg in (None, tight):
             view = basic.RfView(0, reading.fake_cnt(rc), sizes, top, None, False)
             fresh = basic.choose(view, reading._BASIC_CFG if cfg is None else cfg, random.Random(0))[0]

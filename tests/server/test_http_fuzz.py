@@ -100,7 +100,9 @@ def test_http_api_never_fails(tmp_path: Path) -> None:
             assert response.status_code < 500, (method, path, body, response.text[:200])
             if path == "/api/tables" and method == "POST" and response.status_code == 200:
                 answer = response.json()
-                assert set(answer) == {"table_id", "seat", "token", "game"}
+                # docs/protocol.md: a solo table answers no invite links and no watch link
+                assert set(answer) == {"table_id", "seat", "token", "game", "invites", "watch"}
+                assert answer["invites"] == [] and answer["watch"] is None
 
         run()
         summary = request("GET", f"/api/tables/{table_id}").json()

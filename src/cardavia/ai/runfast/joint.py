@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from cardavia.ai.alphabeta import Budget, OutOfBudget, play_key
+from cardavia.ai.alphabeta import OutOfBudget, play_key
 from cardavia.ai.search import check_clock
 from cardavia.rules.combo import Combo, Pattern
 from cardavia.rules.runfast.moves import patterns_of_ranks
@@ -79,15 +79,16 @@ class _Joint:
         self.me = me
         self.alone = alone
         self.policy = policy
-        self.budget = Budget(budget, deadline)
+        self.limit = budget
+        self.nodes = 0
         self.deadline = deadline
         self.memo: dict[tuple[object, ...], Values] = {}
 
     def visit(self, k: int) -> None:
         """Count ``k`` deals visited; past the budget :class:`OutOfJoint`, past the
         deadline :class:`~cardavia.ai.search.OutOfTime`."""
-        self.budget.nodes += k
-        if self.budget.nodes > self.budget.limit:
+        self.nodes += k
+        if self.nodes > self.limit:
             raise OutOfJoint
         check_clock(self.deadline)
 

@@ -751,8 +751,6 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
         exact: list[float | None] = [None] * len(candidates)
         if solved:  # the searcher's best reply to the rollout policy, exact on this deal
             full = [rc if s == me else hands[s] for s in range(SEATS)]
-            if joint:
-                deals.append(full)
             exact = solve_each(
                 full, turn=me, top=obs.top, top_seat=obs.top_seat, passes=passes,
                 played_any=tracked.played_any, standing=standing, me=me, firsts=candidates,
@@ -781,6 +779,8 @@ def decide(obs: Observation, cnt: list[int], search: Search, t0: float) -> tuple
                 seen.clear()
         if infosets:
             keys.append(key)
+        if joint:  # a sample abandoned inside has no deal here; one past the cap is the last
+            deals.append([rc if s == me else hands[s] for s in range(SEATS)])
         return values
 
     def one_plan(rows: list[list[float]]) -> list[list[float]]:
@@ -826,10 +826,11 @@ def joint_rows(
     played_any: Sequence[bool], standing: int | None, deadline: float,
 ) -> list[list[float]]:
     """The search's rows (one a sampled deal, one value a candidate) valued again by the
-    joint endgame (:mod:`cardavia.ai.runfast.joint`, ``deals`` the sampled deals of the
-    rows, in order; ``settled`` the bonuses already earned): each candidate on each deal
-    under one plan for the deals the searcher cannot tell apart. The rows unchanged when
-    the joint solve runs out of nodes or of time."""
+    joint endgame (:mod:`cardavia.ai.runfast.joint`): each candidate on each deal under one
+    plan for the deals the searcher cannot tell apart. ``deals`` are the rows' sampled
+    deals in order, perhaps with one more (a sample that ended past the cap); ``settled``
+    the bonuses already earned. The rows unchanged when the joint solve runs out of nodes
+    or of time."""
     try:
         got = solve_joint(
             deals[: len(rows)], turn=me, top=top, top_seat=top_seat, passes=passes, played_any=played_any,
